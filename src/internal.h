@@ -1,0 +1,128 @@
+/*
+ * internal.h - what the library's own files share; never installed.
+ *
+ * Everything here is prefixed u8k_. The public functions (src/, one file
+ * per family) check their arguments, then call the kernels of the active
+ * implementation through the table below. The scalar kernels are the reference: every
+ * other implementation must return the same result on every input.
+ */
+#ifndef UTF8KIT_INTERNAL_H
+#define UTF8KIT_INTERNAL_H
+
+#include "utf8kit.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define U8K_LIKELY(x) __builtin_expect(!!(x), 1)
+#define U8K_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define U8K_INLINE static inline __attribute__((always_inline))
+#else
+#define U8K_LIKELY(x) (x)
+#define U8K_UNLIKELY(x) (x)
+#define U8K_INLINE static inline
+#endif
+
+/* ---- the RFC 3629 first-byte table (src/scalar/decode.c) ---------------- */
+
+/* u8k_first[b] describes lead byte b: the low 3 bits are the sequence
+ * length (0 = cannot start a character: 80..BF, C0, C1, F5..FF), the high
+ * bits index u8k_accept[], the range allowed for the second byte. */
+extern const unsigned char u8k_first[256];
+
+struct u8k_range {
+    unsigned char lo, hi;  /* inclusive range of the second byte */
+    unsigned char kind;    /* utf8kit_status when a continuation byte falls
+                              outside [lo, hi] */
+};
+extern const struct u8k_range u8k_accept[5];
+
+/* u8k_decode_step decodes one character or one maximal invalid subpart at
+ * s[0..len), len >= 1. On success: UTF8KIT_OK, *cp, *n. On error: the kind,
+ * *n = subpart length (or len for TRUNCATED), *cp = U+FFFD. */
+utf8kit_status u8k_decode_step(const unsigned char *s, size_t len, uint32_t *cp, size_t *n);
+
+/* The scalar reference validator: same contract as utf8kit_validate. */
+utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len);
+bool u8k_scalar_is_valid(const unsigned char *s, size_t len);
+size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len);
+
+/* ---- kernels ------------------------------------------------------------ */
+
+/* Flags for transcoding kernels. */
+#define U8K_BE 1u      /* 16-bit units are big-endian in memory */
+#define U8K_TRUSTED 2u /* input is valid (policy ASSUME_VALID): skip checks */
+
+/*
+ * One implementation's kernels. Every function has exactly the contract of
+ * the public function it backs, restricted as said:
+ *  - transcoding kernels are STRICT (or ASSUME_VALID with U8K_TRUSTED),
+ *    dst is never NULL, cap is honoured, and on an error they have
+ *    converted everything before it (read = offset of the error). The
+ *    REPLACE/SKIP policies and measuring (dst == NULL) are built on them
+ *    by the public wrappers.
+ *  - count / utf16_length follow utf8kit_count / utf8kit_utf16_length
+ *    (invalid subparts count as one character each).
+ * A SIMD implementation may point any entry at the scalar function.
+ */
+typedef struct u8k_kernels {
+    const char *name;
+    bool (*is_valid)(const unsigned char *s, size_t len);
+    utf8kit_result (*validate)(const unsigned char *s, size_t len);
+    size_t (*ascii_prefix)(const unsigned char *s, size_t len);
+    size_t (*count)(const unsigned char *s, size_t len);
+    size_t (*utf16_length)(const unsigned char *s, size_t len);
+    utf8kit_result (*utf8_to_utf16)(const unsigned char *src, size_t len, uint16_t *dst,
+                                    size_t cap, unsigned flags);
+    utf8kit_result (*utf8_to_utf32)(const unsigned char *src, size_t len, uint32_t *dst,
+                                    size_t cap, unsigned flags);
+    utf8kit_result (*utf16_to_utf8)(const uint16_t *src, size_t len, unsigned char *dst,
+                                    size_t cap, unsigned flags);
+    utf8kit_result (*utf32_to_utf8)(const uint32_t *src, size_t len, unsigned char *dst,
+                                    size_t cap, unsigned flags);
+    utf8kit_result (*latin1_to_utf8)(const unsigned char *src, size_t len, unsigned char *dst,
+                                     size_t cap);
+    utf8kit_result (*utf8_to_latin1)(const unsigned char *src, size_t len, unsigned char *dst,
+                                     size_t cap, unsigned flags);
+} u8k_kernels;
+
+extern const u8k_kernels u8k_scalar_kernels;
+
+/* The scalar kernels (src/scalar/), also the fallback of every SIMD one. */
+size_t u8k_scalar_count(const unsigned char *s, size_t len);
+size_t u8k_scalar_utf16_length(const unsigned char *s, size_t len);
+utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
+                                        size_t cap, unsigned flags);
+utf8kit_result u8k_scalar_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
+                                        size_t cap, unsigned flags);
+utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
+                                        size_t cap, unsigned flags);
+utf8kit_result u8k_scalar_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
+                                        size_t cap, unsigned flags);
+utf8kit_result u8k_scalar_latin1_to_utf8(const unsigned char *src, size_t len,
+                                         unsigned char *dst, size_t cap);
+utf8kit_result u8k_scalar_utf8_to_latin1(const unsigned char *src, size_t len,
+                                         unsigned char *dst, size_t cap, unsigned flags);
+
+/* u8k_active returns the implementation in use, choosing it on first call
+ * (src/dispatch.c). */
+const u8k_kernels *u8k_active(void);
+
+/* Small helpers for results. */
+U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written, size_t elen)
+{
+    utf8kit_result r;
+    r.status = st;
+    r.read = read;
+    r.written = written;
+    r.error_len = elen;
+    r.replaced = 0;
+    return r;
+}
+
+U8K_INLINE bool u8k_is_cont(unsigned char b) { return (b & 0xC0u) == 0x80u; }
+
+#endif /* UTF8KIT_INTERNAL_H */

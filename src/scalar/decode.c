@@ -1,0 +1,170 @@
+/*
+ * decode.c - the RFC 3629 decoder: the reference every kernel must match.
+ *
+ * RFC 3629 section 4 gives UTF-8 as this ABNF:
+ *
+ *   UTF8-1 = %x00-7F
+ *   UTF8-2 = %xC2-DF UTF8-tail
+ *   UTF8-3 = %xE0 %xA0-BF UTF8-tail / %xE1-EC 2( UTF8-tail ) /
+ *            %xED %x80-9F UTF8-tail / %xEE-EF 2( UTF8-tail )
+ *   UTF8-4 = %xF0 %x90-BF 2( UTF8-tail ) / %xF1-F3 3( UTF8-tail ) /
+ *            %xF4 %x80-8F 2( UTF8-tail )
+ *   UTF8-tail = %x80-BF
+ *
+ * So the first byte alone fixes the length of the sequence and the range
+ * its second byte must lie in; every later byte is a plain UTF8-tail.
+ * The two tables below are that grammar, row for row. Each restricted
+ * second-byte range exists for one reason, which is also the error kind
+ * when a continuation byte falls outside it:
+ *
+ *   E0 A0..BF   below A0 the value is < U+0800: overlong
+ *   ED 80..9F   above 9F the value is U+D800..U+DFFF: surrogate
+ *   F0 90..BF   below 90 the value is < U+10000: overlong
+ *   F4 80..8F   above 8F the value is > U+10FFFF: too large
+ */
+#include "internal.h"
+
+/* Second-byte ranges, indexed by the high bits of u8k_first[]. */
+enum { TAIL = 0, E0R = 1, EDR = 2, F0R = 3, F4R = 4 };
+
+const struct u8k_range u8k_accept[5] = {
+    [TAIL] = {0x80, 0xBF, UTF8KIT_ERR_MISSING_CONTINUATION},
+    [E0R] = {0xA0, 0xBF, UTF8KIT_ERR_OVERLONG},
+    [EDR] = {0x80, 0x9F, UTF8KIT_ERR_SURROGATE},
+    [F0R] = {0x90, 0xBF, UTF8KIT_ERR_OVERLONG},
+    [F4R] = {0x80, 0x8F, UTF8KIT_ERR_TOO_LARGE},
+};
+
+/* A cell: sequence length n (0..4) and second-byte range r. */
+#define C(n, r) ((unsigned char)((r) << 3 | (n)))
+#define A1 C(1, TAIL) /* 00..7F  UTF8-1 */
+#define XX C(0, TAIL) /* 80..BF, C0, C1, F5..FF: no character starts here */
+#define S2 C(2, TAIL) /* C2..DF */
+#define S3 C(3, TAIL) /* E1..EC, EE..EF */
+#define E0 C(3, E0R)
+#define ED C(3, EDR)
+#define S4 C(4, TAIL) /* F1..F3 */
+#define F0 C(4, F0R)
+#define F4 C(4, F4R)
+
+/* clang-format off */
+const unsigned char u8k_first[256] = {
+    /*       0   1   2   3   4   5   6   7   8   9   A   B   C   D   E   F */
+    /* 0 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 1 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 2 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 3 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 4 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 5 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 6 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 7 */ A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1, A1,
+    /* 8 */ XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX,
+    /* 9 */ XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX,
+    /* A */ XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX,
+    /* B */ XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX,
+    /* C */ XX, XX, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2,
+    /* D */ S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2, S2,
+    /* E */ E0, S3, S3, S3, S3, S3, S3, S3, S3, S3, S3, S3, S3, ED, S3, S3,
+    /* F */ F0, S4, S4, S4, F4, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX, XX,
+};
+/* clang-format on */
+
+/* Why a byte that starts no character is wrong. C0 and C1 would start a
+ * 2-octet form of U+0000..U+007F (overlong: RFC 3629 section 10's C0 80
+ * and C0 AE), F5..F7 a 4-octet form above U+10FFFF; said only when a
+ * continuation byte follows, since otherwise no form is begun at all. */
+static utf8kit_status bad_first(const unsigned char *s, size_t len)
+{
+    unsigned b = s[0];
+    if (b < 0xC0)
+        return UTF8KIT_ERR_STRAY_CONTINUATION;
+    if (len >= 2 && u8k_is_cont(s[1])) {
+        if (b <= 0xC1)
+            return UTF8KIT_ERR_OVERLONG;
+        if (b <= 0xF7)
+            return UTF8KIT_ERR_TOO_LARGE;
+    }
+    return UTF8KIT_ERR_INVALID_LEAD;
+}
+
+utf8kit_status u8k_decode_step(const unsigned char *s, size_t len, uint32_t *cp, size_t *n)
+{
+    unsigned b0 = s[0], cell = u8k_first[b0], need = cell & 7;
+    const struct u8k_range *r = &u8k_accept[cell >> 3];
+    utf8kit_status err;
+    uint32_t c;
+    size_t i;
+
+    if (b0 < 0x80) {
+        *cp = b0;
+        *n = 1;
+        return UTF8KIT_OK;
+    }
+    if (need == 0) {
+        err = bad_first(s, len);
+        i = 1;
+        goto fail;
+    }
+    /* The lead byte keeps 7 - need bits of the value (RFC 3629 section 3). */
+    c = b0 & (0x7Fu >> need);
+    for (i = 1; i < need; i++) {
+        unsigned b;
+        if (i == len) {
+            err = UTF8KIT_ERR_TRUNCATED;
+            goto fail;
+        }
+        b = s[i];
+        if (i == 1 ? (b - r->lo > (unsigned)(r->hi - r->lo)) : !u8k_is_cont((unsigned char)b)) {
+            err = u8k_is_cont((unsigned char)b) ? (utf8kit_status)r->kind
+                                                 : UTF8KIT_ERR_MISSING_CONTINUATION;
+            goto fail;
+        }
+        c = c << 6 | (b & 0x3Fu);
+    }
+    *cp = c;
+    *n = need;
+    return UTF8KIT_OK;
+fail:
+    *cp = UTF8KIT_REPLACEMENT_CHARACTER;
+    *n = i;
+    return err;
+}
+
+size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    /* Eight bytes at a time: a word with no high bit set is all ASCII. */
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & UINT64_C(0x8080808080808080))
+            break;
+    }
+    while (i < len && s[i] < 0x80)
+        i++;
+    return i;
+}
+
+utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        uint32_t cp;
+        size_t n;
+        utf8kit_status st;
+        if (s[i] < 0x80) {
+            i += u8k_scalar_ascii_prefix(s + i, len - i);
+            continue;
+        }
+        st = u8k_decode_step(s + i, len - i, &cp, &n);
+        if (st != UTF8KIT_OK)
+            return u8k_res(st, i, 0, n);
+        i += n;
+    }
+    return u8k_res(UTF8KIT_OK, len, 0, 0);
+}
+
+bool u8k_scalar_is_valid(const unsigned char *s, size_t len)
+{
+    return u8k_scalar_validate(s, len).status == UTF8KIT_OK;
+}
