@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# fuzz/run.sh TARGET SECONDS [extra libFuzzer flags...]
+#
+# Builds the libFuzzer targets with clang (+ASan +UBSan) in build-fuzz/
+# (override with UTF8KIT_FUZZ_BUILD=dir), seeds a corpus from the inputs of
+# ../shared/testdata/*/cases.txt, and fuzzes TARGET for SECONDS seconds.
+# TARGET "all" fuzzes every target built, SECONDS each; "list" lists them.
+# Crashes are written to fuzz/crash-TARGET-*; the working corpus lives in
+# fuzz/corpus-TARGET/ (git-ignored) and grows from run to run.
+# Exit status: 0 when no target failed, 1 otherwise, 77 when this clang has
+# no libFuzzer.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/.." && pwd)
+build=${UTF8KIT_FUZZ_BUILD:-$src/build-fuzz}
+shared=${UTF8KIT_SHARED_DIR:-$src/../shared}
+target=${1:?usage: fuzz/run.sh TARGET|all|list SECONDS [libFuzzer flags]}
+secs=${2:-60}
+shift $(( $# >= 2 ? 2 : $# ))
+cc=${CC_FUZZ:-clang}
+jobs=${JOBS:-2}
+
+if ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' |
+    "$cc" -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then
+  echo "fuzz: skipped: $cc has no libFuzzer (install clang)"
+  exit 77
+fi
+
+cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DUTF8KIT_FUZZ=ON -DUTF8KIT_SANITIZE=ON -DUTF8KIT_TESTS=OFF -DUTF8KIT_BENCH=OFF \
+  -DUTF8KIT_SHARED_DIR="$shared" >"$build.configure.log" 2>&1 ||
+  { cat "$build.configure.log"; exit 1; }
+read -r -a targets <"$build/fuzz_targets.txt" || true
+IFS=';' read -r -a targets <<<"${targets[*]:-}"
+if [ "${#targets[@]}" -eq 0 ]; then
+  echo "fuzz: no target can be built yet"; exit 0
+fi
+if [ "$target" = list ]; then
+  printf '%s\n' "${targets[@]}"; exit 0
+fi
+if [ "$target" != all ]; then
+  found=0
+  for t in "${targets[@]}"; do [ "$t" = "$target" ] && found=1; done
+  [ $found = 1 ] || { echo "fuzz: unknown or unbuildable target $target (have: ${targets[*]})"; exit 1; }
+  targets=("$target")
+fi
+cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build.build.log" 2>&1 ||
+  { tail -50 "$build.build.log"; exit 1; }
+
+# The seed corpus: every input of the third-party cases, and for the
+# targets that read a parameter header first, each input behind a few
+# headers (see the targets' comments). Regenerated every run (cheap).
+seeds="$build/seeds"
+rm -rf "$seeds"; mkdir -p "$seeds"
+python3 - "$shared/testdata" "$seeds" <<'EOF'
+import glob, hashlib, os, sys
+src, out = sys.argv[1], sys.argv[2]
+raw = set()
+for f in sorted(glob.glob(os.path.join(src, '*', 'cases.txt'))):
+    for line in open(f, encoding='utf-8', errors='replace'):
+        line = line.strip()
+        if not line or line.startswith('#') or '->' not in line:
+            continue
+        h = line.split('->', 1)[0].split()
+        try:
+            raw.add(bytes(int(x, 16) for x in h))
+        except ValueError:
+            pass
+raw.add(b'')
+raw.add('héllo wörld €100 𝄞 日本語'.encode() * 5)
+def put(d, b):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, hashlib.sha1(b).hexdigest()), 'wb') as fh:
+        fh.write(b)
+for b in raw:
+    put(os.path.join(out, 'raw'), b)
+    # header for convert/stream/legacy targets: from, to, policy/bom, cap
+    for hdr in (b'\x01\x02\x00\x40', b'\x01\x01\x01\x10', b'\x01\x04\x02\xff',
+                b'\x02\x01\x01\x08', b'\x01\x0b\x00\x20', b'\x0d\x01\x01\x30'):
+        put(os.path.join(out, 'hdr'), hdr + b)
+EOF
+
+mkdir -p "$here"
+status=0
+for t in "${targets[@]}"; do
+  corpus="$here/corpus-$t"
+  mkdir -p "$corpus"
+  case $t in
+    fuzz_convert|fuzz_stream|fuzz_legacy|fuzz_typed) seed="$seeds/hdr" ;;
+    *) seed="$seeds/raw" ;;
+  esac
+  echo "== fuzz $t for ${secs}s"
+  log="$build/$t.log"
+  if ! (cd "$here" && "$build/fuzz/$t" -max_total_time="$secs" -max_len=4096 \
+        -timeout=20 -rss_limit_mb=2048 -artifact_prefix="$here/crash-$t-" -print_final_stats=1 \
+        "$@" "$corpus" "$seed") >"$log" 2>&1; then
+    echo "FAILED: $t (log: $log)"; tail -40 "$log"; status=1
+  else
+    grep -E '^(stat::number_of_executed_units|Done )' "$log" | tr '\n' ' '; echo
+  fi
+done
+exit $status
