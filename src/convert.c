@@ -1,0 +1,453 @@
+/*
+ * convert.c - bulk conversion: utf8kit_convert, the typed fast paths,
+ * utf8kit_repair and utf8kit_max_output_size.
+ *
+ * Two engines:
+ *  - the typed driver (`drive`): the STRICT kernels of the active
+ *    implementation (internal.h) do the work; on an input error the driver
+ *    writes the substitution and calls the kernel again after the error,
+ *    so REPLACE and SKIP run at nearly the speed of STRICT, whichever
+ *    kernel (scalar or SIMD) fills the table;
+ *  - the generic loop (`generic`): one character at a time through
+ *    u8k_decode_char / u8k_encode_char, for every other pair of encodings
+ *    and for pointers not aligned for 16/32-bit units.
+ * utf8kit_convert takes the typed driver whenever the pair and the
+ * alignment allow, and the generic loop for the rest (and for a partial
+ * unit at the end of UTF-16/UTF-32 input).
+ *
+ * Resuming: after OUTPUT_TOO_SMALL, calling again on src + read with more
+ * room gives the rest of the output, provided the BOM option of the second
+ * call is KEEP (STRIP and ADD act on the start of the input they are given).
+ */
+#include "codec.h"
+
+/* The operations the kernel table offers (internal.h). */
+enum pair { P_U8_U16, P_U8_U32, P_U16_U8, P_U32_U8, P_L1_U8, P_U8_L1, P_U8_U8 };
+
+static const unsigned char in_size[] = {1, 1, 2, 4, 1, 1, 1};
+static const unsigned char out_size[] = {2, 4, 1, 1, 1, 1, 1};
+
+/* UTF-8 to UTF-8: the valid stretch found by the validator is copied as
+ * it is, cut at a character boundary if the output is short. */
+static utf8kit_result u8_copy(const u8k_kernels *k, const unsigned char *s, size_t n,
+                              unsigned char *d, size_t cap, unsigned flags)
+{
+    utf8kit_result v = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0) : k->validate(s, n);
+    size_t m = v.read;
+    if (m > cap) {
+        /* s[0..v.read) is valid, so backing up over continuation bytes
+         * (at most 3) lands on the start of the character that does not
+         * fit. */
+        m = cap;
+        while (m > 0 && u8k_is_cont(s[m]))
+            m--;
+        if (d != NULL)
+            memcpy(d, s, m);
+        return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, m, m, 0);
+    }
+    if (d != NULL)
+        memcpy(d, s, m);
+    v.written = m;
+    return v;
+}
+
+static utf8kit_result call_kernel(const u8k_kernels *k, enum pair p, const unsigned char *s,
+                                  size_t n, unsigned char *d, size_t cap, unsigned flags)
+{
+    /* The typed pointers are aligned: the public typed functions take
+     * them so, and utf8kit_convert only comes here when they are. */
+    switch (p) {
+    case P_U8_U16:
+        return k->utf8_to_utf16(s, n, (uint16_t *)(void *)d, cap, flags);
+    case P_U8_U32:
+        return k->utf8_to_utf32(s, n, (uint32_t *)(void *)d, cap, flags);
+    case P_U16_U8:
+        return k->utf16_to_utf8((const uint16_t *)(const void *)s, n, d, cap, flags);
+    case P_U32_U8:
+        return k->utf32_to_utf8((const uint32_t *)(const void *)s, n, d, cap, flags);
+    case P_L1_U8:
+        return k->latin1_to_utf8(s, n, d, cap);
+    case P_U8_L1:
+        return k->utf8_to_latin1(s, n, d, cap, flags);
+    default:
+        return u8_copy(k, s, n, d, cap, flags);
+    }
+}
+
+/* Measuring (dst == NULL): the length kernels where there are some, else
+ * the kernel itself into a small scratch buffer, chunk after chunk (it
+ * stops at a character boundary each time the scratch is full). */
+static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned char *s,
+                              size_t n, unsigned flags)
+{
+    uint32_t scratch[128];
+    size_t pos = 0, w = 0;
+    utf8kit_result r;
+    if (p == P_U8_U16 || p == P_U8_U32 || p == P_U8_U8) {
+        r = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0) : k->validate(s, n);
+        r.written = p == P_U8_U16 ? k->utf16_length(s, r.read)
+                    : p == P_U8_U32 ? k->count(s, r.read)
+                                    : r.read;
+        return r;
+    }
+    for (;;) {
+        r = call_kernel(k, p, s + pos * in_size[p], n - pos, (unsigned char *)scratch,
+                        sizeof scratch / out_size[p], flags);
+        pos += r.read;
+        w += r.written;
+        if (r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
+            r.read = pos;
+            r.written = w;
+            return r;
+        }
+    }
+}
+
+/* What the driver writes for an error: `repl` (bytes, a whole number of
+ * output units) for invalid input, `sub` for a character the target
+ * cannot hold. */
+struct subst {
+    unsigned char repl[8], sub[8];
+    size_t repl_len, sub_len;
+};
+
+/* The typed driver. Counts are in units of the pair. */
+static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
+                            utf8kit_policy pol, unsigned flags, const struct subst *x)
+{
+    const u8k_kernels *k = u8k_active();
+    const unsigned char *s = src;
+    unsigned char *d = dst;
+    size_t isz = in_size[p], osz = out_size[p];
+    size_t pos = 0, w = 0, replaced = 0;
+    utf8kit_result r;
+    if (pol == UTF8KIT_ASSUME_VALID)
+        flags |= U8K_TRUSTED;
+    for (;;) {
+        if (d != NULL)
+            r = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w, flags);
+        else
+            r = measure(k, p, s + pos * isz, len - pos, flags);
+        pos += r.read;
+        w += r.written;
+        if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+            break;
+        if (pol != UTF8KIT_REPLACE && pol != UTF8KIT_SKIP)
+            break; /* STRICT; or an error that TRUSTED did not need to see */
+        if (pol == UTF8KIT_REPLACE) {
+            const unsigned char *b = r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub : x->repl;
+            size_t units = (r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub_len : x->repl_len) / osz;
+            if (d != NULL) {
+                if (cap - w < units) {
+                    r = u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, pos, w, 0);
+                    break;
+                }
+                memcpy(d + w * osz, b, units * osz);
+            }
+            w += units;
+        }
+        replaced++;
+        pos += r.error_len;
+    }
+    r.read = pos;
+    r.written = w;
+    r.replaced = replaced;
+    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+        r.error_len = 0;
+    return r;
+}
+
+static bool policy_ok(utf8kit_policy pol)
+{
+    return pol == UTF8KIT_STRICT || pol == UTF8KIT_REPLACE || pol == UTF8KIT_SKIP ||
+           pol == UTF8KIT_ASSUME_VALID;
+}
+
+/* Fills x for target `to`: U+FFFD there, else the substitute; the
+ * substitute itself (0 = '?'). False when the substitute does not fit. */
+static bool make_subst(struct subst *x, utf8kit_encoding to, uint32_t substitute)
+{
+    x->sub_len = u8k_encode_char(to, substitute ? substitute : '?', x->sub);
+    x->repl_len = u8k_encode_char(to, UTF8KIT_REPLACEMENT_CHARACTER, x->repl);
+    if (x->repl_len == 0) {
+        memcpy(x->repl, x->sub, sizeof x->repl);
+        x->repl_len = x->sub_len;
+    }
+    return x->sub_len != 0;
+}
+
+/* The generic loop: from byte offset *pos of src, writing from byte *w of
+ * dst, per the policy. */
+static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                              size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
+                              const struct subst *x, size_t pos, size_t w, size_t replaced)
+{
+    utf8kit_result r;
+    unsigned char buf[8];
+    while (pos < len) {
+        uint32_t cp;
+        size_t n, k;
+        const unsigned char *out = buf;
+        utf8kit_status st = u8k_decode_char(from, s + pos, len - pos, &cp, &n);
+        if (U8K_LIKELY(st == UTF8KIT_OK)) {
+            k = u8k_encode_char(to, cp, buf);
+            if (U8K_UNLIKELY(k == 0))
+                st = UTF8KIT_ERR_UNREPRESENTABLE;
+        }
+        if (U8K_UNLIKELY(st != UTF8KIT_OK)) {
+            /* ASSUME_VALID promised valid input, not a target that can
+             * hold every character: an unrepresentable one stops it. */
+            if (pol == UTF8KIT_STRICT ||
+                (pol == UTF8KIT_ASSUME_VALID && st == UTF8KIT_ERR_UNREPRESENTABLE)) {
+                r = u8k_res(st, pos, w, st == UTF8KIT_ERR_TRUNCATED ? len - pos : n);
+                r.replaced = replaced;
+                return r;
+            }
+            if (pol == UTF8KIT_REPLACE) {
+                out = st == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub : x->repl;
+                k = st == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub_len : x->repl_len;
+                replaced++;
+            } else {
+                /* SKIP drops it; ASSUME_VALID was promised no invalid
+                 * input and drops it too. */
+                replaced += pol == UTF8KIT_SKIP;
+                pos += n;
+                continue;
+            }
+        }
+        if (d != NULL) {
+            if (cap - w < k) {
+                if (st != UTF8KIT_OK)
+                    replaced--;
+                r = u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, pos, w, 0);
+                r.replaced = replaced;
+                return r;
+            }
+            memcpy(d + w, out, k);
+        }
+        w += k;
+        pos += n;
+    }
+    r = u8k_res(UTF8KIT_OK, pos, w, 0);
+    r.replaced = replaced;
+    return r;
+}
+
+static bool host_is_be(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+    memcpy(&b, &one, 1);
+    return b == 0;
+}
+
+static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) == 0; }
+
+utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
+                               size_t src_len, void *dst, size_t dst_cap,
+                               const utf8kit_options *opt)
+{
+    static const utf8kit_options defaults;
+    const unsigned char *s = src;
+    unsigned char *d = dst;
+    struct subst x;
+    size_t pos = 0, w = 0, isz, osz;
+    utf8kit_result r;
+    enum pair p;
+    bool typed = true, be = host_is_be();
+    unsigned flags = 0;
+
+    if (opt == NULL)
+        opt = &defaults;
+    if (!u8k_encoding_valid(from) || !u8k_encoding_valid(to) || !policy_ok(opt->policy) ||
+        (unsigned)opt->bom > UTF8KIT_BOM_ADD || (src == NULL && src_len != 0))
+        return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
+    if (!make_subst(&x, to, opt->substitute) && opt->policy == UTF8KIT_REPLACE)
+        return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
+    if (d == NULL)
+        dst_cap = SIZE_MAX;
+
+    /* Byte order mark: written first; an initial U+FEFF in the input is a
+     * signature under STRIP and ADD, and is dropped (under ADD the
+     * target's own BOM takes its place, so it is not doubled; a target
+     * with no BOM, such as Latin-1, gets none). */
+    if (opt->bom == UTF8KIT_BOM_ADD) {
+        unsigned char b[4];
+        size_t bl = u8k_bom_for(to, b);
+        if (bl > dst_cap)
+            return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, 0, 0, 0);
+        if (d != NULL)
+            memcpy(d, b, bl);
+        w = bl;
+    }
+    if (opt->bom != UTF8KIT_BOM_KEEP && src_len > 0) {
+        uint32_t cp;
+        size_t n;
+        if (u8k_decode_char(from, s, src_len, &cp, &n) == UTF8KIT_OK && cp == 0xFEFFu)
+            pos = n;
+    }
+
+    /* The typed driver for the pairs the kernels know. */
+    if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE))
+        p = P_U8_U16, flags = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
+    else if (from == UTF8KIT_UTF8 && to == UTF8KIT_UTF32)
+        p = P_U8_U32;
+    else if ((from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) && to == UTF8KIT_UTF8)
+        p = P_U16_U8, flags = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
+    else if (from == UTF8KIT_UTF32 && to == UTF8KIT_UTF8)
+        p = P_U32_U8;
+    else if (from == UTF8KIT_LATIN1 && to == UTF8KIT_UTF8)
+        p = P_L1_U8;
+    else if (from == UTF8KIT_UTF8 && to == UTF8KIT_LATIN1)
+        p = P_U8_L1;
+    else if (from == UTF8KIT_UTF8 && to == UTF8KIT_UTF8)
+        p = P_U8_U8;
+    else
+        p = P_U8_U8, typed = false;
+    (void)be;
+    isz = in_size[p];
+    osz = out_size[p];
+    if (typed && (!aligned(s + pos, isz) || (d != NULL && !aligned(d + w, osz))))
+        typed = false;
+    if (typed) {
+        size_t units = (src_len - pos) / isz;
+        /* A partial unit at the end goes to the generic loop, and with it
+         * a UTF-16 high surrogate just before it (the two together are one
+         * truncated sequence). */
+        if (p == P_U16_U8 && units > 0 && (src_len - pos) % 2 != 0) {
+            const unsigned char *last = s + pos + (units - 1) * 2;
+            unsigned hi = flags & U8K_BE ? last[0] : last[1];
+            if ((hi & 0xFC) == 0xD8)
+                units--;
+        }
+        r = drive(p, s + pos, units, d ? d + w : NULL, d ? (dst_cap - w) / osz : SIZE_MAX,
+                  opt->policy, flags, &x);
+        pos += r.read * isz;
+        w += r.written * osz;
+        if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
+            r.read = pos;
+            r.written = w;
+            r.error_len *= isz;
+            return r;
+        }
+        /* TRUNCATED from the driver can only be a UTF-8 sequence cut by
+         * the end (error_len = the rest) or a UTF-16 high surrogate at the
+         * end: the generic loop reports both the same way. */
+        return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, r.replaced);
+    }
+    return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0);
+}
+
+/* Output bytes one input unit of a `unit`-byte source can produce in
+ * `to`, at most. With 1- and 2-byte units the worst case is one BMP
+ * character or one U+FFFD per unit (a supplementary character takes 4
+ * input bytes, so never more per unit); with 4-byte units one
+ * supplementary character per unit, which CESU-8 writes in 6 octets.
+ * A substitute replaces a character the target cannot hold, which took
+ * at least as many units as the substitute takes bytes in targets of
+ * this size class. */
+static size_t per_unit(size_t unit, utf8kit_encoding to)
+{
+    switch (to) {
+    case UTF8KIT_UTF8:
+    case UTF8KIT_UTF8_RFC2279:
+        return unit == 4 ? 4 : 3;
+    case UTF8KIT_CESU8:
+    case UTF8KIT_MUTF8:
+        return unit == 4 ? 6 : 3;
+    case UTF8KIT_UTF16LE:
+    case UTF8KIT_UTF16BE:
+    case UTF8KIT_UCS2LE:
+    case UTF8KIT_UCS2BE:
+        return unit == 4 ? 4 : 2;
+    case UTF8KIT_UTF32LE:
+    case UTF8KIT_UTF32BE:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+size_t utf8kit_max_output_size(utf8kit_encoding from, utf8kit_encoding to, size_t src_len)
+{
+    size_t unit, units, k;
+    if (!u8k_encoding_valid(from) || !u8k_encoding_valid(to))
+        return 0;
+    unit = u8k_unit_size(from);
+    /* A partial unit at the end is one more (truncated) character. */
+    units = src_len / unit + (src_len % unit != 0);
+    k = per_unit(unit, to);
+    /* The RFC 2279 form writes up to 6 octets (RFC 3629 section 10), but
+     * only for values that took as many input octets, or a 4-byte UTF-32
+     * unit: UCS-4 input is limited to U+10FFFF, so 4 octets there. */
+    if (units > (SIZE_MAX - 4) / k)
+        return SIZE_MAX;
+    return units * k + 4; /* + the longest BOM */
+}
+
+utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_cap)
+{
+    static const struct subst x = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
+    if (s == NULL && len != 0)
+        return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
+    return drive(P_U8_U8, s, len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x);
+}
+
+/* ---- the typed public functions ------------------------------------------ */
+
+static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, size_t len,
+                            void *dst, size_t cap, utf8kit_policy pol, unsigned flags)
+{
+    struct subst x;
+    if ((src == NULL && len != 0) || !policy_ok(pol))
+        return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
+    make_subst(&x, to, '?');
+    return drive(p, src, len, dst, dst ? cap : SIZE_MAX, pol, flags, &x);
+}
+
+utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *dst, size_t cap,
+                                       utf8kit_policy policy)
+{
+    return typed(P_U8_U16, UTF8KIT_UTF16LE, src, len, dst, cap, policy, 0);
+}
+
+utf8kit_result utf8kit_utf8_to_utf16be(const char *src, size_t len, uint16_t *dst, size_t cap,
+                                       utf8kit_policy policy)
+{
+    return typed(P_U8_U16, UTF8KIT_UTF16BE, src, len, dst, cap, policy, U8K_BE);
+}
+
+utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst, size_t cap,
+                                     utf8kit_policy policy)
+{
+    return typed(P_U8_U32, UTF8KIT_UTF32, src, len, dst, cap, policy, 0);
+}
+
+utf8kit_result utf8kit_utf16le_to_utf8(const uint16_t *src, size_t len, char *dst, size_t cap,
+                                       utf8kit_policy policy)
+{
+    return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
+}
+
+utf8kit_result utf8kit_utf16be_to_utf8(const uint16_t *src, size_t len, char *dst, size_t cap,
+                                       utf8kit_policy policy)
+{
+    return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, U8K_BE);
+}
+
+utf8kit_result utf8kit_utf32_to_utf8(const uint32_t *src, size_t len, char *dst, size_t cap,
+                                     utf8kit_policy policy)
+{
+    return typed(P_U32_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
+}
+
+utf8kit_result utf8kit_latin1_to_utf8(const char *src, size_t len, char *dst, size_t cap)
+{
+    return typed(P_L1_U8, UTF8KIT_UTF8, src, len, dst, cap, UTF8KIT_STRICT, 0);
+}
+
+utf8kit_result utf8kit_utf8_to_latin1(const char *src, size_t len, char *dst, size_t cap,
+                                      utf8kit_policy policy)
+{
+    return typed(P_U8_L1, UTF8KIT_LATIN1, src, len, dst, cap, policy, 0);
+}

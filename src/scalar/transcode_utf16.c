@@ -1,0 +1,139 @@
+/*
+ * transcode_utf16.c - scalar UTF-8 <-> UTF-16 kernels (internal.h).
+ *
+ * STRICT unless U8K_TRUSTED: an error stops the kernel with everything
+ * before it converted, read = its offset, error_len = the maximal invalid
+ * subpart (UTF-8, as u8k_decode_step) or 1 unit (an unpaired UTF-16
+ * surrogate; a high surrogate that ends the input is TRUNCATED). Under
+ * U8K_TRUSTED the input was promised valid; should it not be, each error
+ * becomes U+FFFD and the kernel goes on, never reading or writing out of
+ * bounds. U8K_BE: the 16-bit units are big-endian in memory, whatever the
+ * host's order.
+ */
+#include "internal.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BE true
+#else
+#define HOST_BE false
+#endif
+
+/* A 16-bit unit between its value and its in-memory form. */
+U8K_INLINE uint16_t swap_if(uint32_t v, bool swap)
+{
+    return (uint16_t)(swap ? ((v & 0xFFu) << 8 | (v >> 8 & 0xFFu)) : v);
+}
+
+/* Eight ASCII bytes: a 64-bit word with no high bit set. */
+#define HIGH_BITS UINT64_C(0x8080808080808080)
+
+utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
+                                        size_t cap, unsigned flags)
+{
+    bool swap = ((flags & U8K_BE) != 0) != HOST_BE;
+    bool trusted = (flags & U8K_TRUSTED) != 0;
+    size_t i = 0, j = 0;
+    while (i < len) {
+        uint32_t cp;
+        size_t n;
+        utf8kit_status st;
+        if (src[i] < 0x80) {
+            for (; i + 8 <= len && cap - j >= 8; i += 8, j += 8) {
+                uint64_t w;
+                int k;
+                memcpy(&w, src + i, 8);
+                if (w & HIGH_BITS)
+                    break;
+                for (k = 0; k < 8; k++)
+                    dst[j + k] = swap_if(src[i + k], swap);
+            }
+            while (i < len && src[i] < 0x80) {
+                if (j == cap)
+                    return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+                dst[j++] = swap_if(src[i++], swap);
+            }
+            continue;
+        }
+        st = u8k_decode_step(src + i, len - i, &cp, &n);
+        if (U8K_UNLIKELY(st != UTF8KIT_OK) && !trusted)
+            return u8k_res(st, i, j, n);
+        if (cp >= 0x10000u) {
+            if (cap - j < 2)
+                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            cp -= 0x10000u;
+            dst[j++] = swap_if(0xD800u | cp >> 10, swap);
+            dst[j++] = swap_if(0xDC00u | (cp & 0x3FFu), swap);
+        } else {
+            if (j == cap)
+                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            dst[j++] = swap_if(cp, swap);
+        }
+        i += n;
+    }
+    return u8k_res(UTF8KIT_OK, i, j, 0);
+}
+
+utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
+                                        size_t cap, unsigned flags)
+{
+    bool swap = ((flags & U8K_BE) != 0) != HOST_BE;
+    bool trusted = (flags & U8K_TRUSTED) != 0;
+    size_t i = 0, j = 0;
+    while (i < len) {
+        uint32_t u = swap_if(src[i], swap);
+        if (u < 0x80) {
+            if (j == cap)
+                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            dst[j++] = (unsigned char)u;
+            i++;
+            /* ASCII runs: one unit, one byte, no other test. */
+            while (i < len && j < cap && (u = swap_if(src[i], swap)) < 0x80) {
+                dst[j++] = (unsigned char)u;
+                i++;
+            }
+            continue;
+        }
+        if (u < 0x800) {
+            if (cap - j < 2)
+                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            dst[j] = (unsigned char)(0xC0u | u >> 6);
+            dst[j + 1] = (unsigned char)(0x80u | (u & 0x3Fu));
+            j += 2;
+            i++;
+            continue;
+        }
+        if ((u & 0xF800u) == 0xD800u) {
+            uint32_t v;
+            /* A surrogate: a high one (D800..DBFF) must be followed by a
+             * low one (DC00..DFFF). */
+            if (u >= 0xDC00u || i + 1 == len ||
+                ((v = swap_if(src[i + 1], swap)) & 0xFC00u) != 0xDC00u) {
+                if (!trusted)
+                    return u8k_res(u < 0xDC00u && i + 1 == len ? UTF8KIT_ERR_TRUNCATED
+                                                                : UTF8KIT_ERR_SURROGATE,
+                                   i, j, 1);
+                u = UTF8KIT_REPLACEMENT_CHARACTER;
+                goto three;
+            }
+            if (cap - j < 4)
+                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            u = 0x10000u + ((u - 0xD800u) << 10) + (v - 0xDC00u);
+            dst[j] = (unsigned char)(0xF0u | u >> 18);
+            dst[j + 1] = (unsigned char)(0x80u | (u >> 12 & 0x3Fu));
+            dst[j + 2] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
+            dst[j + 3] = (unsigned char)(0x80u | (u & 0x3Fu));
+            j += 4;
+            i += 2;
+            continue;
+        }
+    three:
+        if (cap - j < 3)
+            return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+        dst[j] = (unsigned char)(0xE0u | u >> 12);
+        dst[j + 1] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
+        dst[j + 2] = (unsigned char)(0x80u | (u & 0x3Fu));
+        j += 3;
+        i++;
+    }
+    return u8k_res(UTF8KIT_OK, i, j, 0);
+}
