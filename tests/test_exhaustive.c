@@ -1,0 +1,597 @@
+/*
+ * test_exhaustive.c - every code point, every input of 1 to 3 bytes and
+ * (with the shortcuts explained at sweep4) every input of 4 bytes, checked
+ * against an independent checker written here from the ABNF of RFC 3629
+ * section 4 and the error kinds of include/utf8kit.h.
+ *
+ * The checker has a different shape from src/scalar/decode.c on purpose: it
+ * tries each alternative of the grammar in turn, as a regex engine would,
+ * and keeps the longest matched prefix. That longest prefix is the maximal
+ * subpart of the Unicode rule (testdata/README.md); when it runs into the
+ * end of the input the sequence is truncated. The error kind is derived
+ * from what the bytes would mean, as the header's enum describes it.
+ *
+ * UTF8KIT_TEST_QUICK=1 (sanitizers, valgrind) or a kernel other than
+ * scalar: the 4-byte sweep takes every first byte with a representative
+ * byte of every class for bytes 2 to 4, and every input is also placed in
+ * a 64-byte ASCII buffer at its end and across the 32-byte mid-point.
+ */
+#include "testlib.h"
+
+#include <time.h>
+
+/* ---- the independent checker -------------------------------------------- */
+
+struct rng {
+    unsigned char lo, hi;
+};
+#define TAIL {0x80, 0xBF} /* UTF8-tail = %x80-BF */
+
+/* RFC 3629 section 4, one line per alternative. */
+static const struct {
+    unsigned n;
+    struct rng r[4];
+} grammar[] = {
+    {1, {{0x00, 0x7F}}},                          /* UTF8-1 */
+    {2, {{0xC2, 0xDF}, TAIL}},                    /* UTF8-2 */
+    {3, {{0xE0, 0xE0}, {0xA0, 0xBF}, TAIL}},      /* UTF8-3 */
+    {3, {{0xE1, 0xEC}, TAIL, TAIL}},
+    {3, {{0xED, 0xED}, {0x80, 0x9F}, TAIL}},
+    {3, {{0xEE, 0xEF}, TAIL, TAIL}},
+    {4, {{0xF0, 0xF0}, {0x90, 0xBF}, TAIL, TAIL}}, /* UTF8-4 */
+    {4, {{0xF1, 0xF3}, TAIL, TAIL, TAIL}},
+    {4, {{0xF4, 0xF4}, {0x80, 0x8F}, TAIL, TAIL}},
+};
+#define N_ALT (sizeof grammar / sizeof grammar[0])
+
+/* Byte ranges the header's kinds name beyond the grammar. */
+static const struct rng kind_ranges[] = {{0x80, 0xBF}, {0xC0, 0xC1}, {0xF5, 0xF7}};
+
+static bool in(unsigned char b, struct rng r) { return b >= r.lo && b <= r.hi; }
+
+/* Smallest value each length may encode (RFC 3629 section 3 table). */
+static const uint32_t min_value[5] = {0, 0, 0x80, 0x800, 0x10000};
+
+struct unit {
+    int st;       /* utf8kit_status, or -1: the checker could not say why */
+    unsigned n;   /* character length, or subpart length (to the end if truncated) */
+};
+
+/* The character or maximal invalid subpart at s[0..len), len >= 1. */
+static struct unit oracle_unit(const unsigned char *s, size_t len)
+{
+    struct unit u = {-1, 1};
+    unsigned best = 0, best_alt = 0, a, k;
+    for (a = 0; a < N_ALT; a++) {
+        for (k = 0; k < grammar[a].n && k < len && in(s[k], grammar[a].r[k]); k++)
+            ;
+        if (k == grammar[a].n) {
+            u.st = UTF8KIT_OK;
+            u.n = k;
+            return u;
+        }
+        if (k > best) {
+            best = k;
+            best_alt = a;
+        }
+    }
+    if (best == 0) {
+        /* No character starts with this byte. */
+        bool cont_next = len >= 2 && in(s[1], (struct rng)TAIL);
+        u.n = 1;
+        if (in(s[0], (struct rng)TAIL))
+            u.st = UTF8KIT_ERR_STRAY_CONTINUATION;
+        else if (cont_next && in(s[0], kind_ranges[1]))
+            u.st = UTF8KIT_ERR_OVERLONG;   /* C0/C1 xx: 2 octets for < U+0080 */
+        else if (cont_next && in(s[0], kind_ranges[2]))
+            u.st = UTF8KIT_ERR_TOO_LARGE;  /* F5..F7 xx: above U+10FFFF */
+        else
+            u.st = UTF8KIT_ERR_INVALID_LEAD;
+        return u;
+    }
+    u.n = best;
+    if (best == len) {
+        u.st = UTF8KIT_ERR_TRUNCATED;
+    } else if (!in(s[best], (struct rng)TAIL)) {
+        u.st = UTF8KIT_ERR_MISSING_CONTINUATION;
+    } else {
+        /* A continuation byte out of the allowed range: what values could
+         * the sequence encode with these first best+1 bytes? */
+        unsigned L = grammar[best_alt].n, rest = 6 * (L - 1 - best);
+        uint32_t v = s[0] & (0x7Fu >> L);
+        for (k = 1; k <= best; k++)
+            v = v << 6 | (s[k] & 0x3Fu);
+        {
+            uint32_t vmin = v << rest, vmax = vmin | ((1u << rest) - 1);
+            if (vmax < min_value[L])
+                u.st = UTF8KIT_ERR_OVERLONG;
+            else if (vmin >= 0xD800 && vmax <= 0xDFFF)
+                u.st = UTF8KIT_ERR_SURROGATE;
+            else if (vmin > 0x10FFFF)
+                u.st = UTF8KIT_ERR_TOO_LARGE;
+        }
+    }
+    return u;
+}
+
+/* The forward decomposition of an input of up to 4 bytes. */
+struct decomp {
+    unsigned char filled, nunits;
+    unsigned char start[4], n[4];
+    signed char st[4];
+    /* the validate answer */
+    signed char vst;
+    unsigned char vread, velen;
+};
+
+static void oracle_decomp(const unsigned char *s, size_t len, struct decomp *d)
+{
+    size_t i = 0;
+    d->nunits = 0;
+    d->vst = UTF8KIT_OK;
+    d->vread = (unsigned char)len;
+    d->velen = 0;
+    while (i < len) {
+        struct unit u = oracle_unit(s + i, len - i);
+        d->start[d->nunits] = (unsigned char)i;
+        d->n[d->nunits] = (unsigned char)u.n;
+        d->st[d->nunits] = (signed char)u.st;
+        if (u.st != UTF8KIT_OK && d->vst == UTF8KIT_OK) {
+            d->vst = (signed char)u.st;
+            d->vread = (unsigned char)i;
+            d->velen = (unsigned char)u.n;
+        }
+        d->nunits++;
+        i += u.n;
+    }
+    d->filled = 1;
+}
+
+/* The code point of a valid sequence (RFC 3629 section 3 bit layout). */
+static uint32_t value_of(const unsigned char *s, unsigned n)
+{
+    uint32_t v;
+    unsigned k;
+    if (n == 1)
+        return s[0];
+    v = s[0] & (0x7Fu >> n);
+    for (k = 1; k < n; k++)
+        v = v << 6 | (s[k] & 0x3Fu);
+    return v;
+}
+
+/* The checker only ever asks which of the ranges above a byte lies in, so
+ * its answer depends on the bytes' classes alone: it is computed once per
+ * tuple of classes (memo) and checked on random inputs (check_memo). */
+static unsigned char cls[256];
+static unsigned ncls;
+
+static void build_classes(void)
+{
+    uint64_t sig[256];
+    unsigned b, a, k, bit;
+    for (b = 0; b < 256; b++) {
+        sig[b] = 0;
+        bit = 0;
+        for (a = 0; a < N_ALT; a++)
+            for (k = 0; k < grammar[a].n; k++, bit++)
+                if (in((unsigned char)b, grammar[a].r[k]))
+                    sig[b] |= UINT64_C(1) << bit;
+        for (k = 0; k < sizeof kind_ranges / sizeof kind_ranges[0]; k++, bit++)
+            if (in((unsigned char)b, kind_ranges[k]))
+                sig[b] |= UINT64_C(1) << bit;
+        for (a = 0; a < b && sig[a] != sig[b]; a++)
+            ;
+        cls[b] = a < b ? cls[a] : (unsigned char)ncls++;
+    }
+}
+
+static struct decomp *memo[5];
+
+static const struct decomp *expect(const unsigned char *s, size_t len)
+{
+    size_t key = 0, i;
+    struct decomp *d;
+    for (i = 0; i < len; i++)
+        key = key * 16 + cls[s[i]];
+    d = &memo[len][key];
+    if (!d->filled)
+        oracle_decomp(s, len, d);
+    return d;
+}
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint32_t rnd(void)
+{
+    /* xorshift64* */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 32);
+}
+
+static void check_memo(void)
+{
+    unsigned t, bad = 0;
+    for (t = 0; t < 200000; t++) {
+        unsigned char s[4];
+        size_t len = 1 + rnd() % 4, i;
+        struct decomp direct;
+        const struct decomp *m;
+        for (i = 0; i < len; i++)
+            s[i] = (unsigned char)rnd();
+        oracle_decomp(s, len, &direct);
+        m = expect(s, len);
+        if (direct.nunits != m->nunits || direct.vst != m->vst || direct.vread != m->vread ||
+            direct.velen != m->velen || memcmp(direct.n, m->n, direct.nunits) != 0 ||
+            memcmp(direct.st, m->st, direct.nunits) != 0)
+            bad++;
+    }
+    CHECK(bad == 0, "byte classes do not capture the checker (%u inputs)", bad);
+}
+
+/* The checker itself on cases whose answers are written in the header. */
+static void check_oracle(void)
+{
+    static const struct {
+        const char *s;
+        size_t len;
+        int st;
+        unsigned n;
+    } t[] = {
+        {"\x41", 1, UTF8KIT_OK, 1},
+        {"\xC2\xA9", 2, UTF8KIT_OK, 2},
+        {"\xF4\x8F\xBF\xBF", 4, UTF8KIT_OK, 4},
+        {"\x80", 1, UTF8KIT_ERR_STRAY_CONTINUATION, 1},
+        {"\xC0\x80", 2, UTF8KIT_ERR_OVERLONG, 1},
+        {"\xC1\x41", 2, UTF8KIT_ERR_INVALID_LEAD, 1},
+        {"\xF5\x80", 2, UTF8KIT_ERR_TOO_LARGE, 1},
+        {"\xF8\x80", 2, UTF8KIT_ERR_INVALID_LEAD, 1},
+        {"\xFF", 1, UTF8KIT_ERR_INVALID_LEAD, 1},
+        {"\xE0\x9F\x80", 3, UTF8KIT_ERR_OVERLONG, 1},
+        {"\xED\xA0\x80", 3, UTF8KIT_ERR_SURROGATE, 1},
+        {"\xF0\x8F\x80\x80", 4, UTF8KIT_ERR_OVERLONG, 1},
+        {"\xF4\x90\x80\x80", 4, UTF8KIT_ERR_TOO_LARGE, 1},
+        {"\xE2\x82\x41", 3, UTF8KIT_ERR_MISSING_CONTINUATION, 2},
+        {"\xF1\x80\x80\xC0", 4, UTF8KIT_ERR_MISSING_CONTINUATION, 3},
+        {"\xF1\x80\x80", 3, UTF8KIT_ERR_TRUNCATED, 3},
+        {"\xE0\xA0", 2, UTF8KIT_ERR_TRUNCATED, 2},
+        {"\xE0", 1, UTF8KIT_ERR_TRUNCATED, 1},
+    };
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        struct unit u = oracle_unit((const unsigned char *)t[i].s, t[i].len);
+        CHECK(u.st == t[i].st && u.n == t[i].n, "checker case %zu: %d/%u", i, u.st, u.n);
+    }
+}
+
+/* ---- comparing the library with the checker -------------------------------- */
+
+static unsigned long inputs_checked;
+
+/* validate, is_valid and decode at 0 of buf[0..len) (an exact block). */
+static void check_validate(const unsigned char *buf, size_t len, const struct decomp *d,
+                           bool with_decode)
+{
+    utf8kit_result r = utf8kit_validate((const char *)buf, len);
+    inputs_checked++;
+    if (r.status != (utf8kit_status)d->vst || r.read != d->vread || r.error_len != d->velen) {
+        CHECK(0, "%02X %02X %02X %02X (len %zu): validate %s read %zu len %zu, want %s %u %u",
+              buf[0], len > 1 ? buf[1] : 0, len > 2 ? buf[2] : 0, len > 3 ? buf[3] : 0, len,
+              utf8kit_status_name(r.status), r.read, r.error_len,
+              utf8kit_status_name((utf8kit_status)d->vst), d->vread, d->velen);
+    }
+    if (with_decode) {
+        uint32_t cp;
+        size_t n;
+        utf8kit_status st = utf8kit_decode((const char *)buf, len, &cp, &n);
+        uint32_t want = d->st[0] == UTF8KIT_OK ? value_of(buf, d->n[0]) : 0xFFFD;
+        if (st != (utf8kit_status)d->st[0] || n != d->n[0] || cp != want)
+            CHECK(0, "%02X %02X %02X %02X (len %zu): decode %s n %zu U+%04X, want %s %u U+%04X",
+                  buf[0], len > 1 ? buf[1] : 0, len > 2 ? buf[2] : 0, len > 3 ? buf[3] : 0, len,
+                  utf8kit_status_name(st), n, (unsigned)cp,
+                  utf8kit_status_name((utf8kit_status)d->st[0]), d->n[0], (unsigned)want);
+        if (utf8kit_is_valid((const char *)buf, len) != (d->vst == UTF8KIT_OK))
+            CHECK(0, "%02X.. (len %zu): is_valid", buf[0], len);
+    }
+}
+
+/* Boundaries, decode_last and counts of buf[0..len) against the checker's
+ * forward decomposition. */
+static void check_boundaries(const unsigned char *buf, size_t len, const struct decomp *d)
+{
+    bool isb[6] = {false};
+    size_t i, u, next, prev, u16 = 0;
+    const char *s = (const char *)buf;
+    uint32_t cp, want_cp;
+    size_t n;
+    utf8kit_status st;
+    for (u = 0; u < d->nunits; u++) {
+        isb[d->start[u]] = true;
+        u16 += (d->st[u] == UTF8KIT_OK && d->n[u] == 4) ? 2 : 1;
+    }
+    isb[len] = true;
+    for (i = 0; i <= len + 1; i++) {
+        bool got = utf8kit_is_boundary(s, len, i);
+        if (got != (i <= len && isb[i]))
+            CHECK(0, "%02X %02X %02X (len %zu): is_boundary(%zu) = %d", buf[0],
+                  len > 1 ? buf[1] : 0, len > 2 ? buf[2] : 0, len, i, got);
+        for (next = i + 1; next < len && !isb[next]; next++)
+            ;
+        if (i >= len)
+            next = len;
+        if (utf8kit_next_boundary(s, len, i) != next)
+            CHECK(0, "%02X %02X %02X (len %zu): next_boundary(%zu) = %zu, want %zu", buf[0],
+                  len > 1 ? buf[1] : 0, len > 2 ? buf[2] : 0, len, i,
+                  utf8kit_next_boundary(s, len, i), next);
+        if (i == 0)
+            prev = 0;
+        else if (i > len)
+            prev = len;
+        else
+            for (prev = i - 1; !isb[prev]; prev--)
+                ;
+        if (utf8kit_prev_boundary(s, len, i) != prev)
+            CHECK(0, "%02X %02X %02X (len %zu): prev_boundary(%zu) = %zu, want %zu", buf[0],
+                  len > 1 ? buf[1] : 0, len > 2 ? buf[2] : 0, len, i,
+                  utf8kit_prev_boundary(s, len, i), prev);
+    }
+    u = d->nunits - 1u;
+    st = utf8kit_decode_last(s, len, &cp, &n);
+    want_cp = d->st[u] == UTF8KIT_OK ? value_of(buf + d->start[u], d->n[u]) : 0xFFFD;
+    if (st != (utf8kit_status)d->st[u] || cp != want_cp ||
+        n != (d->st[u] == UTF8KIT_OK ? d->n[u] : 1u))
+        CHECK(0, "%02X %02X %02X (len %zu): decode_last %s U+%04X n %zu, want %s U+%04X", buf[0],
+              len > 1 ? buf[1] : 0, len > 2 ? buf[2] : 0, len, utf8kit_status_name(st),
+              (unsigned)cp, n, utf8kit_status_name((utf8kit_status)d->st[u]), (unsigned)want_cp);
+    if (utf8kit_count(s, len) != d->nunits)
+        CHECK(0, "%02X %02X %02X (len %zu): count %zu, want %u", buf[0], len > 1 ? buf[1] : 0,
+              len > 2 ? buf[2] : 0, len, utf8kit_count(s, len), d->nunits);
+    if (utf8kit_utf16_length(s, len) != u16)
+        CHECK(0, "%02X.. (len %zu): utf16_length", buf[0], len);
+}
+
+/* The same input inside a 64-byte block of ASCII: at its very end, and
+ * starting at `mid` with ASCII after it. A truncated sequence followed by
+ * an ASCII byte is missing a continuation instead. */
+static unsigned char *pad64;
+
+static void check_embedded(const unsigned char *in, size_t len, const struct decomp *d)
+{
+    static const size_t mids[] = {29, 31};
+    size_t m;
+    utf8kit_result r;
+    memcpy(pad64 + 64 - len, in, len);
+    r = utf8kit_validate((const char *)pad64, 64);
+    if (r.status != (utf8kit_status)d->vst || r.read != 64 - len + d->vread ||
+        r.error_len != d->velen)
+        CHECK(0, "%02X %02X %02X %02X at end of 64: %s %zu %zu", in[0], len > 1 ? in[1] : 0,
+              len > 2 ? in[2] : 0, len > 3 ? in[3] : 0, utf8kit_status_name(r.status), r.read,
+              r.error_len);
+    if (utf8kit_is_valid((const char *)pad64, 64) != (d->vst == UTF8KIT_OK))
+        CHECK(0, "%02X.. at end of 64: is_valid", in[0]);
+    memset(pad64 + 64 - len, 'x', len);
+    for (m = 0; m < sizeof mids / sizeof mids[0]; m++) {
+        utf8kit_status want =
+            d->vst == UTF8KIT_ERR_TRUNCATED ? UTF8KIT_ERR_MISSING_CONTINUATION : (utf8kit_status)d->vst;
+        memcpy(pad64 + mids[m], in, len);
+        r = utf8kit_validate((const char *)pad64, 64);
+        if (r.status != want || r.read != (want ? mids[m] + d->vread : 64) ||
+            r.error_len != d->velen)
+            CHECK(0, "%02X %02X %02X %02X at %zu of 64: %s %zu %zu", in[0], len > 1 ? in[1] : 0,
+                  len > 2 ? in[2] : 0, len > 3 ? in[3] : 0, mids[m],
+                  utf8kit_status_name(r.status), r.read, r.error_len);
+        memset(pad64 + mids[m], 'x', len);
+    }
+    inputs_checked += 3;
+}
+
+/* ---- the sweeps ------------------------------------------------------------ */
+
+static void sweep_code_points(void)
+{
+    unsigned char *out = dup_exact("\0\0\0\0", 4);
+    unsigned char prev[4];
+    size_t prev_n = 0;
+    uint32_t cp;
+    unsigned long bad = 0;
+    for (cp = 0; cp <= 0x10FFFF + 0x10000u; cp++) {
+        size_t n, want_n, m;
+        uint32_t back;
+        utf8kit_status st;
+        bool refused = (cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF;
+        want_n = refused ? 0 : cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+        memset(out, 0xAA, 4);
+        n = utf8kit_encode(cp, (char *)out);
+        if (n != want_n || utf8kit_encoded_length(cp) != want_n) {
+            if (bad++ < 20)
+                CHECK(0, "U+%04X: encode gave %zu, encoded_length %zu, want %zu", (unsigned)cp,
+                      n, utf8kit_encoded_length(cp), want_n);
+            continue;
+        }
+        if (refused) {
+            if (out[0] != 0xAA || out[1] != 0xAA || out[2] != 0xAA || out[3] != 0xAA)
+                CHECK(0, "U+%04X: refused but wrote bytes", (unsigned)cp);
+            continue;
+        }
+        {
+            struct decomp d;
+            oracle_decomp(out, n, &d);
+            if (d.nunits != 1 || d.st[0] != UTF8KIT_OK || value_of(out, (unsigned)n) != cp)
+                CHECK(0, "U+%04X: encoded bytes not the checker's form of it", (unsigned)cp);
+        }
+        st = utf8kit_decode((const char *)out, n, &back, &m);
+        if (st != UTF8KIT_OK || back != cp || m != n)
+            CHECK(0, "U+%04X: decode gave %s U+%04X n %zu", (unsigned)cp,
+                  utf8kit_status_name(st), (unsigned)back, m);
+        st = utf8kit_decode_last((const char *)out, n, &back, &m);
+        if (st != UTF8KIT_OK || back != cp || m != n)
+            CHECK(0, "U+%04X: decode_last gave %s U+%04X n %zu", (unsigned)cp,
+                  utf8kit_status_name(st), (unsigned)back, m);
+        /* RFC 3629 section 1: byte order is code point order. */
+        if (prev_n && utf8kit_compare((const char *)prev, prev_n, (const char *)out, n) >= 0)
+            CHECK(0, "U+%04X sorts before the previous code point", (unsigned)cp);
+        memcpy(prev, out, n);
+        prev_n = n;
+    }
+    {
+        static const uint32_t big[] = {0x110000, 0x1FFFFF, 0x200000, 0x3FFFFFF, 0x4000000,
+                                       0x7FFFFFFF, 0x80000000u, 0xFFFFFFFFu};
+        size_t i;
+        for (i = 0; i < sizeof big / sizeof big[0]; i++) {
+            memset(out, 0xAA, 4);
+            CHECK(utf8kit_encode(big[i], (char *)out) == 0 && out[0] == 0xAA &&
+                      utf8kit_encoded_length(big[i]) == 0,
+                  "0x%X not refused", (unsigned)big[i]);
+        }
+    }
+    CHECK(bad == 0, "%lu code points with a wrong encoded length", bad);
+    free(out);
+}
+
+/* Representative bytes: both ends of every class, and a few inside. */
+static const unsigned char reps[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF,
+                                     0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+                                     0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xF8, 0xFF};
+#define N_REPS (sizeof reps / sizeof reps[0])
+
+/* Every input of len 1..3 bytes (exact blocks). full_bounds: boundaries,
+ * decode_last and counts for all of them, else for the representatives. */
+static void sweep_short(bool full_bounds, bool embed)
+{
+    size_t len;
+    for (len = 1; len <= 3; len++) {
+        /* an exact block of len bytes, rewritten for each input */
+        unsigned char *buf = malloc(len);
+        uint32_t x, total = 1u << (8 * len);
+        if (buf == NULL)
+            exit(2);
+        for (x = 0; x < total; x++) {
+            const struct decomp *d;
+            size_t i;
+            bool rep = true;
+            {
+                /* x as 3 big-endian bytes; the input is the last len */
+                unsigned char be[3];
+                be[0] = (unsigned char)(x >> 16);
+                be[1] = (unsigned char)(x >> 8);
+                be[2] = (unsigned char)x;
+                memcpy(buf, be + 3 - len, len);
+            }
+            d = expect(buf, len);
+            check_validate(buf, len, d, true);
+            if (!full_bounds)
+                for (i = 1; i < len && rep; i++)
+                    rep = memchr(reps, buf[i], N_REPS) != NULL;
+            if (full_bounds || rep)
+                check_boundaries(buf, len, d);
+            if (embed)
+                check_embedded(buf, len, d);
+        }
+        free(buf);
+    }
+}
+
+/*
+ * Four bytes. The answer for b0 b1 b2 b3 is decided by b0 b1 alone unless
+ * b0 b1 is a well-formed beginning of a 3- or 4-octet character (the
+ * checker's unit at 0 runs past b1); otherwise the first unit ends within
+ * b0 b1 and what follows is at most two bytes, which sweep_short covers
+ * completely. So: every b2 b3 after the 1216 pairs that begin a longer
+ * character (80 million inputs), and the representative bytes after the
+ * other 64320 pairs.
+ */
+static void sweep4_full(void)
+{
+    unsigned char *buf = dup_exact("\0\0\0\0", 4);
+    unsigned b0, b1, b2, b3;
+    unsigned long pairs_full = 0;
+    for (b0 = 0; b0 < 256; b0++)
+        for (b1 = 0; b1 < 256; b1++) {
+            unsigned char two[2] = {(unsigned char)b0, (unsigned char)b1};
+            struct unit u = oracle_unit(two, 2);
+            buf[0] = (unsigned char)b0;
+            buf[1] = (unsigned char)b1;
+            if (u.st == UTF8KIT_ERR_TRUNCATED && u.n == 2) {
+                pairs_full++;
+                for (b2 = 0; b2 < 256; b2++) {
+                    buf[2] = (unsigned char)b2;
+                    for (b3 = 0; b3 < 256; b3++) {
+                        buf[3] = (unsigned char)b3;
+                        check_validate(buf, 4, expect(buf, 4), true);
+                    }
+                }
+            } else {
+                for (b2 = 0; b2 < N_REPS; b2++) {
+                    buf[2] = reps[b2];
+                    for (b3 = 0; b3 < N_REPS; b3++) {
+                        buf[3] = reps[b3];
+                        check_validate(buf, 4, expect(buf, 4), false);
+                    }
+                }
+            }
+        }
+    CHECK(pairs_full == 1216, "%lu pairs begin a 3- or 4-octet character", pairs_full);
+    free(buf);
+}
+
+static void sweep4_reduced(void)
+{
+    unsigned char *buf = dup_exact("\0\0\0\0", 4);
+    unsigned b0, i1, i2, i3;
+    for (b0 = 0; b0 < 256; b0++)
+        for (i1 = 0; i1 < N_REPS; i1++)
+            for (i2 = 0; i2 < N_REPS; i2++)
+                for (i3 = 0; i3 < N_REPS; i3++) {
+                    const struct decomp *d;
+                    buf[0] = (unsigned char)b0;
+                    buf[1] = reps[i1];
+                    buf[2] = reps[i2];
+                    buf[3] = reps[i3];
+                    d = expect(buf, 4);
+                    check_validate(buf, 4, d, true);
+                    check_embedded(buf, 4, d);
+                }
+    free(buf);
+}
+
+int main(void)
+{
+    const char *q = getenv("UTF8KIT_TEST_QUICK");
+    bool quick = q && strcmp(q, "1") == 0;
+    bool scalar = strcmp(utf8kit_impl_name(), "scalar") == 0;
+    size_t i;
+    clock_t t0, t1, t2, t3;
+
+    test_begin();
+    build_classes();
+    CHECK(ncls <= 16, "%u byte classes", ncls);
+    for (i = 1; i <= 4; i++)
+        memo[i] = calloc((size_t)1 << (4 * i), sizeof(struct decomp));
+    pad64 = malloc(64);
+    memset(pad64, 'x', 64);
+    check_oracle();
+    check_memo();
+
+    t0 = clock();
+    sweep_code_points();
+    t1 = clock();
+    sweep_short(!quick, !scalar || quick);
+    t2 = clock();
+    if (quick || !scalar)
+        sweep4_reduced();
+    else
+        sweep4_full();
+    t3 = clock();
+    /* for the log only; never asserted */
+    printf("  cpu seconds: code points %.2f, 1-3 bytes %.2f, 4 bytes %.2f\n",
+           (double)(t1 - t0) / CLOCKS_PER_SEC, (double)(t2 - t1) / CLOCKS_PER_SEC,
+           (double)(t3 - t2) / CLOCKS_PER_SEC);
+    printf("  %u byte classes, %lu inputs checked%s\n", ncls, inputs_checked,
+           (quick || !scalar) ? " (reduced 4-byte sweep)" : "");
+
+    for (i = 1; i <= 4; i++)
+        free(memo[i]);
+    free(pad64);
+    return test_done("exhaustive");
+}
