@@ -1,0 +1,920 @@
+/* test_convert.c - bulk conversions: every code point through every
+ * encoding and back, RFC 2279 values up to 0x7FFFFFFF, every capacity with
+ * resumption, measuring, the conformance files through utf8kit_convert and
+ * utf8kit_repair, and Kuhn's legacy values.
+ *
+ * Expected bytes come from the small encoders below (written from the RFC
+ * bit layouts, independent of the library), from the third-party files,
+ * and from CPython (the windows-1252 table; tests/test_cpython_diff.py
+ * compares with CPython's codecs at large). */
+#include "testlib.h"
+
+#include <stdint.h>
+
+static int quick;
+
+/* ---- independent reference encoders ----------------------------------- */
+
+/* UTF-8 bit layout (RFC 3629 section 3; 5 and 6 octets: RFC 2279). */
+static size_t ref_utf8(uint32_t c, unsigned char *o)
+{
+    if (c < 0x80) {
+        o[0] = (unsigned char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        o[0] = (unsigned char)(0xC0 | c >> 6);
+        o[1] = (unsigned char)(0x80 | (c & 63));
+        return 2;
+    }
+    if (c < 0x10000) {
+        o[0] = (unsigned char)(0xE0 | c >> 12);
+        o[1] = (unsigned char)(0x80 | (c >> 6 & 63));
+        o[2] = (unsigned char)(0x80 | (c & 63));
+        return 3;
+    }
+    if (c < 0x200000) {
+        o[0] = (unsigned char)(0xF0 | c >> 18);
+        o[1] = (unsigned char)(0x80 | (c >> 12 & 63));
+        o[2] = (unsigned char)(0x80 | (c >> 6 & 63));
+        o[3] = (unsigned char)(0x80 | (c & 63));
+        return 4;
+    }
+    if (c < 0x4000000) {
+        o[0] = (unsigned char)(0xF8 | c >> 24);
+        o[1] = (unsigned char)(0x80 | (c >> 18 & 63));
+        o[2] = (unsigned char)(0x80 | (c >> 12 & 63));
+        o[3] = (unsigned char)(0x80 | (c >> 6 & 63));
+        o[4] = (unsigned char)(0x80 | (c & 63));
+        return 5;
+    }
+    o[0] = (unsigned char)(0xFC | c >> 30);
+    o[1] = (unsigned char)(0x80 | (c >> 24 & 63));
+    o[2] = (unsigned char)(0x80 | (c >> 18 & 63));
+    o[3] = (unsigned char)(0x80 | (c >> 12 & 63));
+    o[4] = (unsigned char)(0x80 | (c >> 6 & 63));
+    o[5] = (unsigned char)(0x80 | (c & 63));
+    return 6;
+}
+
+static size_t ref_utf16(uint32_t c, unsigned char *o, int be)
+{
+    if (c >= 0x10000) {
+        uint32_t v = c - 0x10000;
+        ref_utf16(0xD800 | v >> 10, o, be);
+        ref_utf16(0xDC00 | (v & 0x3FF), o + 2, be);
+        return 4;
+    }
+    o[be ? 0 : 1] = (unsigned char)(c >> 8);
+    o[be ? 1 : 0] = (unsigned char)c;
+    return 2;
+}
+
+static size_t ref_utf32(uint32_t c, unsigned char *o, int be)
+{
+    int i;
+    for (i = 0; i < 4; i++)
+        o[be ? 3 - i : i] = (unsigned char)(c >> (8 * i));
+    return 4;
+}
+
+/* CESU-8: supplementary characters as two 3-octet surrogates; MUTF-8
+ * also writes U+0000 as C0 80. */
+static size_t ref_cesu(uint32_t c, unsigned char *o, int mutf)
+{
+    if (mutf && c == 0) {
+        o[0] = 0xC0;
+        o[1] = 0x80;
+        return 2;
+    }
+    if (c >= 0x10000) {
+        uint32_t v = c - 0x10000;
+        ref_utf8(0xD800 | v >> 10, o);
+        ref_utf8(0xDC00 | (v & 0x3FF), o + 3);
+        return 6;
+    }
+    return ref_utf8(c, o);
+}
+
+static size_t ref_encode(utf8kit_encoding e, uint32_t c, unsigned char *o)
+{
+    switch (e) {
+    case UTF8KIT_UTF8:
+    case UTF8KIT_UTF8_RFC2279:
+        return ref_utf8(c, o);
+    case UTF8KIT_UTF16LE:
+    case UTF8KIT_UCS2LE:
+        return ref_utf16(c, o, 0);
+    case UTF8KIT_UTF16BE:
+    case UTF8KIT_UCS2BE:
+        return ref_utf16(c, o, 1);
+    case UTF8KIT_UTF32LE:
+        return ref_utf32(c, o, 0);
+    case UTF8KIT_UTF32BE:
+        return ref_utf32(c, o, 1);
+    case UTF8KIT_CESU8:
+        return ref_cesu(c, o, 0);
+    case UTF8KIT_MUTF8:
+        return ref_cesu(c, o, 1);
+    default: /* Latin-1, ASCII */
+        o[0] = (unsigned char)c;
+        return 1;
+    }
+}
+
+/* windows-1252 bytes 80..9F, from python3: bytes([b]).decode('cp1252'),
+ * and the WHATWG index for the five Python leaves undefined (81 8D 8F 90
+ * 9D: the C1 control of the same value). */
+static const uint32_t cp1252_expect[32] = {
+    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0x008D, 0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+};
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+struct bytes {
+    unsigned char *p;
+    size_t n, cap;
+};
+
+static void put(struct bytes *b, const void *p, size_t n)
+{
+    if (b->n + n > b->cap) {
+        b->cap = (b->n + n) * 2 + 64;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p)
+            exit(2);
+    }
+    memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static utf8kit_options opts(utf8kit_policy pol)
+{
+    utf8kit_options o;
+    memset(&o, 0, sizeof o);
+    o.policy = pol;
+    return o;
+}
+
+static int same_res(utf8kit_result a, utf8kit_result b)
+{
+    return a.status == b.status && a.read == b.read && a.written == b.written &&
+           a.error_len == b.error_len && a.replaced == b.replaced;
+}
+
+/* Converts src (copied to an exact-size heap block) after measuring; the
+ * output goes to an exact-size block, returned in *out (caller frees).
+ * Checks that measuring gives what converting gives and the bound. */
+static utf8kit_result conv(utf8kit_encoding from, utf8kit_encoding to, const void *src,
+                           size_t n, const utf8kit_options *o, unsigned char **out)
+{
+    unsigned char *in = dup_exact(src, n);
+    utf8kit_result m = utf8kit_convert(from, to, in, n, NULL, 0, o), r;
+    unsigned char *d = malloc(m.written ? m.written : 1);
+    r = utf8kit_convert(from, to, in, n, d, m.written, o);
+    CHECK(same_res(m, r), "%d->%d measure %s/%zu/%zu vs %s/%zu/%zu", from, to,
+          utf8kit_status_name(m.status), m.read, m.written, utf8kit_status_name(r.status), r.read,
+          r.written);
+    CHECK(r.written <= utf8kit_max_output_size(from, to, n), "%d->%d bound", from, to);
+    free(in);
+    if (out)
+        *out = d;
+    else
+        free(d);
+    return r;
+}
+
+static const utf8kit_encoding ALL[] = {
+    UTF8KIT_UTF8,   UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE, UTF8KIT_UTF32BE,
+    UTF8KIT_UCS2LE, UTF8KIT_UCS2BE,  UTF8KIT_LATIN1,  UTF8KIT_ASCII,   UTF8KIT_CP1252,
+    UTF8KIT_CESU8,  UTF8KIT_MUTF8,   UTF8KIT_UTF8_RFC2279,
+};
+#define NALL (sizeof ALL / sizeof ALL[0])
+
+static uint32_t max_cp(utf8kit_encoding e)
+{
+    switch (e) {
+    case UTF8KIT_UCS2LE:
+    case UTF8KIT_UCS2BE:
+        return 0xFFFF;
+    case UTF8KIT_LATIN1:
+        return 0xFF;
+    case UTF8KIT_ASCII:
+        return 0x7F;
+    default:
+        return 0x10FFFF;
+    }
+}
+
+/* ---- A: every code point, every encoding ------------------------------------ */
+
+static void test_all_code_points(void)
+{
+    size_t e;
+    for (e = 0; e < NALL; e++) {
+        utf8kit_encoding enc = ALL[e];
+        struct bytes u32 = {0}, ref = {0};
+        unsigned char tmp[8], *out, *back;
+        utf8kit_options o = opts(UTF8KIT_STRICT);
+        utf8kit_result r;
+        uint32_t c;
+        if (enc == UTF8KIT_CP1252)
+            continue; /* below: its repertoire is not a range */
+        for (c = 0; c <= max_cp(enc); c++) {
+            if (c >= 0xD800 && c <= 0xDFFF)
+                continue;
+            put(&u32, tmp, ref_utf32(c, tmp, 0));
+            put(&ref, tmp, ref_encode(enc, c, tmp));
+        }
+        r = conv(UTF8KIT_UTF32LE, enc, u32.p, u32.n, &o, &out);
+        CHECK(r.status == UTF8KIT_OK && r.read == u32.n && r.written == ref.n &&
+                  memcmp(out, ref.p, ref.n) == 0,
+              "enc %d: %s read %zu written %zu want %zu", enc, utf8kit_status_name(r.status),
+              r.read, r.written, ref.n);
+        r = conv(enc, UTF8KIT_UTF32LE, ref.p, ref.n, &o, &back);
+        CHECK(r.status == UTF8KIT_OK && r.read == ref.n && r.written == u32.n &&
+                  memcmp(back, u32.p, u32.n) == 0,
+              "enc %d back: %s read %zu", enc, utf8kit_status_name(r.status), r.read);
+        free(back);
+        /* and to UTF-8 directly (the generic loop with UTF-8 output) */
+        if (enc != UTF8KIT_UTF8) {
+            unsigned char *u8, *u8b;
+            utf8kit_result r1 = conv(enc, UTF8KIT_UTF8, ref.p, ref.n, &o, &u8);
+            utf8kit_result r2 = conv(UTF8KIT_UTF32LE, UTF8KIT_UTF8, u32.p, u32.n, &o, &u8b);
+            CHECK(r1.status == UTF8KIT_OK && r1.written == r2.written &&
+                      memcmp(u8, u8b, r1.written) == 0,
+                  "enc %d -> utf8", enc);
+            free(u8);
+            free(u8b);
+        }
+        free(out);
+        free(u32.p);
+        free(ref.p);
+    }
+}
+
+static void test_cp1252(void)
+{
+    unsigned char all[256], *out, *back;
+    utf8kit_options o = opts(UTF8KIT_STRICT);
+    utf8kit_result r;
+    uint32_t c;
+    int i, ok = 1;
+    for (i = 0; i < 256; i++)
+        all[i] = (unsigned char)i;
+    r = conv(UTF8KIT_CP1252, UTF8KIT_UTF32LE, all, 256, &o, &out);
+    CHECK(r.status == UTF8KIT_OK && r.written == 1024, "cp1252 decode");
+    for (i = 0; i < 256; i++) {
+        uint32_t want = (i >= 0x80 && i < 0xA0) ? cp1252_expect[i - 0x80] : (uint32_t)i;
+        uint32_t got = out[4 * i] | out[4 * i + 1] << 8 | (uint32_t)out[4 * i + 2] << 16;
+        if (got != want)
+            ok = 0;
+    }
+    CHECK(ok, "cp1252 table");
+    r = conv(UTF8KIT_UTF32LE, UTF8KIT_CP1252, out, 1024, &o, &back);
+    CHECK(r.status == UTF8KIT_OK && r.written == 256 && memcmp(back, all, 256) == 0,
+          "cp1252 encode");
+    free(out);
+    free(back);
+    /* The C1 controls that windows-1252 puts elsewhere are not in it. */
+    for (c = 0x80; c < 0xA0; c++) {
+        unsigned char u[4];
+        int defined = 0;
+        for (i = 0; i < 32; i++)
+            defined |= cp1252_expect[i] == c;
+        ref_utf32(c, u, 0);
+        r = conv(UTF8KIT_UTF32LE, UTF8KIT_CP1252, u, 4, &o, NULL);
+        CHECK(r.status == (defined ? UTF8KIT_OK : UTF8KIT_ERR_UNREPRESENTABLE),
+              "cp1252 U+%04X", (unsigned)c);
+    }
+}
+
+/* The typed functions on every scalar value. */
+static void test_typed_all(void)
+{
+    struct bytes u8 = {0}, le = {0}, be = {0};
+    uint32_t *u32, c, n32 = 0;
+    uint16_t *w16;
+    char *c8;
+    unsigned char tmp[8];
+    utf8kit_result r;
+    size_t n16;
+    int bo;
+    u32 = malloc(0x110000 * sizeof *u32);
+    for (c = 0; c <= 0x10FFFF; c++) {
+        if (c >= 0xD800 && c <= 0xDFFF)
+            continue;
+        u32[n32++] = c;
+        put(&u8, tmp, ref_utf8(c, tmp));
+        put(&le, tmp, ref_utf16(c, tmp, 0));
+        put(&be, tmp, ref_utf16(c, tmp, 1));
+    }
+    n16 = le.n / 2;
+    for (bo = 0; bo < 2; bo++) {
+        struct bytes *ref = bo ? &be : &le;
+        w16 = malloc(le.n);
+        r = (bo ? utf8kit_utf8_to_utf16be : utf8kit_utf8_to_utf16le)((const char *)u8.p, u8.n,
+                                                                     NULL, 0, UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_OK && r.written == n16, "measure utf16 %d", bo);
+        r = (bo ? utf8kit_utf8_to_utf16be : utf8kit_utf8_to_utf16le)((const char *)u8.p, u8.n,
+                                                                     w16, n16, UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_OK && r.read == u8.n && r.written == n16 &&
+                  memcmp(w16, ref->p, ref->n) == 0,
+              "utf8->utf16 %d", bo);
+        c8 = malloc(u8.n);
+        r = (bo ? utf8kit_utf16be_to_utf8 : utf8kit_utf16le_to_utf8)(w16, n16, NULL, 0,
+                                                                     UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_OK && r.written == u8.n, "measure utf16->8 %d", bo);
+        r = (bo ? utf8kit_utf16be_to_utf8 : utf8kit_utf16le_to_utf8)(w16, n16, c8, u8.n,
+                                                                     UTF8KIT_ASSUME_VALID);
+        CHECK(r.status == UTF8KIT_OK && r.read == n16 && r.written == u8.n &&
+                  memcmp(c8, u8.p, u8.n) == 0,
+              "utf16->utf8 %d", bo);
+        free(w16);
+        free(c8);
+    }
+    {
+        uint32_t *d = malloc(n32 * sizeof *d);
+        char *e = malloc(u8.n);
+        r = utf8kit_utf8_to_utf32((const char *)u8.p, u8.n, d, n32, UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_OK && r.written == n32 && memcmp(d, u32, n32 * 4) == 0,
+              "utf8->utf32");
+        r = utf8kit_utf8_to_utf32((const char *)u8.p, u8.n, d, n32, UTF8KIT_ASSUME_VALID);
+        CHECK(r.status == UTF8KIT_OK && r.written == n32 && memcmp(d, u32, n32 * 4) == 0,
+              "utf8->utf32 trusted");
+        r = utf8kit_utf32_to_utf8(u32, n32, e, u8.n, UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_OK && r.written == u8.n && memcmp(e, u8.p, u8.n) == 0,
+              "utf32->utf8");
+        r = utf8kit_utf32_to_utf8(u32, n32, NULL, 0, UTF8KIT_REPLACE);
+        CHECK(r.status == UTF8KIT_OK && r.written == u8.n, "utf32->utf8 measure");
+        /* Latin-1: the first 256 values, 128 + 2 * 128 bytes of UTF-8 */
+        r = utf8kit_utf8_to_latin1((const char *)u8.p, 384, e, 256, UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_OK && r.written == 256, "utf8->latin1");
+        for (c = 0; c < 256; c++)
+            CHECK((unsigned char)e[c] == c, "latin1 %u", (unsigned)c);
+        r = utf8kit_latin1_to_utf8(e, 256, (char *)d, 384);
+        CHECK(r.status == UTF8KIT_OK && r.written == 384 && memcmp(d, u8.p, 384) == 0,
+              "latin1->utf8");
+        r = utf8kit_utf8_to_latin1((const char *)u8.p, u8.n, NULL, 0, UTF8KIT_REPLACE);
+        CHECK(r.status == UTF8KIT_OK && r.written == n32 && r.replaced == n32 - 256,
+              "utf8->latin1 replace measure %zu", r.replaced);
+        r = utf8kit_utf8_to_latin1((const char *)u8.p, u8.n, NULL, 0, UTF8KIT_STRICT);
+        CHECK(r.status == UTF8KIT_ERR_UNREPRESENTABLE && r.read == 384 && r.error_len == 2 &&
+                  r.written == 256,
+              "utf8->latin1 unrepresentable");
+        free(d);
+        free(e);
+    }
+    free(u32);
+    free(u8.p);
+    free(le.p);
+    free(be.p);
+}
+
+/* ---- B: RFC 2279 values up to 0x7FFFFFFF --------------------------------------- */
+
+static void test_rfc2279(void)
+{
+    static const uint32_t edges[] = {0x10FFFF, 0x110000, 0x1FFFFF, 0x200000, 0x3FFFFFF,
+                                     0x4000000, 0x7FFFFFFE, 0x7FFFFFFF};
+    struct bytes u32 = {0}, ref = {0};
+    unsigned char tmp[8], *out, *back;
+    utf8kit_options o = opts(UTF8KIT_STRICT);
+    utf8kit_result r;
+    uint64_t v;
+    size_t i;
+    uint32_t step = quick ? 65521 : 4093; /* primes, to hit every bit pattern */
+    for (i = 0; i < sizeof edges / sizeof edges[0]; i++) {
+        put(&u32, tmp, ref_utf32(edges[i], tmp, 0));
+        put(&ref, tmp, ref_utf8(edges[i], tmp));
+    }
+    for (v = 0x110000; v <= 0x7FFFFFFF; v += step) {
+        put(&u32, tmp, ref_utf32((uint32_t)v, tmp, 0));
+        put(&ref, tmp, ref_utf8((uint32_t)v, tmp));
+    }
+    /* UTF-32 input stops at U+10FFFF (TOO_LARGE), UCS-4 output does not:
+     * the encoder is checked by RFC 2279 -> RFC 2279 (decode, re-encode). */
+    r = conv(UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, u32.p, u32.n, &o, NULL);
+    CHECK(r.status == UTF8KIT_ERR_TOO_LARGE && r.read == 4 && r.error_len == 4,
+          "utf32 input above U+10FFFF");
+    r = conv(UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF8_RFC2279, ref.p, ref.n, &o, &out);
+    CHECK(r.status == UTF8KIT_OK && r.written == ref.n && memcmp(out, ref.p, ref.n) == 0,
+          "rfc2279 encode %s", utf8kit_status_name(r.status));
+    r = conv(UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF32LE, ref.p, ref.n, &o, &back);
+    CHECK(r.status == UTF8KIT_OK && r.written == u32.n && memcmp(back, u32.p, u32.n) == 0,
+          "rfc2279 decode %s at %zu", utf8kit_status_name(r.status), r.read);
+    r = conv(UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF32BE, ref.p, ref.n, &o, NULL);
+    CHECK(r.status == UTF8KIT_OK && r.written == u32.n, "rfc2279 -> UCS-4 BE");
+    free(out);
+    free(back);
+    /* Values above U+10FFFF fit nowhere else; under REPLACE they become the
+     * substitute, which the caller may choose. */
+    for (i = 1; i < NALL; i++) {
+        utf8kit_encoding to = ALL[i];
+        utf8kit_options ro = opts(UTF8KIT_REPLACE);
+        unsigned char *d;
+        r = conv(UTF8KIT_UTF8_RFC2279, to, ref.p + 4, 4, &o, NULL); /* U+110000 */
+        if (to == UTF8KIT_UTF32LE || to == UTF8KIT_UTF32BE || to == UTF8KIT_UTF8_RFC2279) {
+            CHECK(r.status == UTF8KIT_OK, "rfc2279 U+110000 -> %d", to);
+            continue;
+        }
+        CHECK(r.status == UTF8KIT_ERR_UNREPRESENTABLE && r.read == 0 && r.error_len == 4,
+              "rfc2279 U+110000 -> %d: %s", to, utf8kit_status_name(r.status));
+        ro.substitute = '*';
+        r = conv(UTF8KIT_UTF8_RFC2279, to, ref.p + 4, 4, &ro, &d);
+        CHECK(r.status == UTF8KIT_OK && r.replaced == 1 && r.written >= 1 &&
+                  memchr(d, '*', r.written) != NULL,
+              "rfc2279 substitute -> %d", to);
+        free(d);
+    }
+    r = conv(UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF8, ref.p + 4, 4, &o, NULL);
+    CHECK(r.status == UTF8KIT_ERR_UNREPRESENTABLE, "to utf8");
+    free(u32.p);
+    free(ref.p);
+}
+
+/* ---- C, D: the conformance files ------------------------------------------------- */
+
+static int hexval(int ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    return -1;
+}
+
+struct tcase {
+    unsigned char in[4096];
+    size_t n;
+    uint32_t cps[4096];
+    size_t ncp;
+    int has_list, valid;
+    long up_to, elen; /* elen -1: eof */
+    long legacy;      /* -1: none */
+};
+
+static int parse_case(const char *line, struct tcase *t)
+{
+    const char *p = line, *q;
+    memset(t, 0, offsetof(struct tcase, cps));
+    t->ncp = 0;
+    t->has_list = 0;
+    t->valid = 0;
+    t->up_to = t->elen = t->legacy = -1;
+    if (*p == '#' || *p == '\n' || *p == '\0')
+        return 0;
+    q = strstr(p, "->");
+    if (!q)
+        return 0;
+    while (p < q) {
+        if (hexval(p[0]) >= 0 && hexval(p[1]) >= 0) {
+            if (t->n < sizeof t->in)
+                t->in[t->n++] = (unsigned char)(hexval(p[0]) << 4 | hexval(p[1]));
+            p += 2;
+        } else
+            p++;
+    }
+    p = q + 2;
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "U+", 2) == 0 || *p == '|') {
+        t->has_list = 1;
+        while (strncmp(p, "U+", 2) == 0) {
+            t->cps[t->ncp++] = (uint32_t)strtoul(p + 2, (char **)&p, 16);
+            while (*p == ' ')
+                p++;
+        }
+    }
+    q = strchr(p, '|');
+    if (!q)
+        return 0;
+    if (strncmp(q, "| valid", 7) == 0 && strncmp(q, "| valid_up_to", 13) != 0)
+        t->valid = 1;
+    if ((q = strstr(line, "valid_up_to=")) != NULL)
+        t->up_to = strtol(q + 12, NULL, 10);
+    if ((q = strstr(line, "error_len=")) != NULL)
+        t->elen = strncmp(q + 10, "eof", 3) == 0 ? -1 : strtol(q + 10, NULL, 10);
+    if ((q = strstr(line, "legacy=U+")) != NULL)
+        t->legacy = strtol(q + 9, NULL, 16);
+    return 1;
+}
+
+static void test_cases_file(const char *dir, const char *name, size_t *nlegacy, size_t *ncases)
+{
+    char path[1024], line[20000];
+    FILE *f;
+    static struct tcase t;
+    snprintf(path, sizeof path, "%s/%s/cases.txt", dir, name);
+    f = fopen(path, "r");
+    CHECK(f != NULL, "open %s", path);
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        utf8kit_options rep = opts(UTF8KIT_REPLACE), st = opts(UTF8KIT_STRICT);
+        unsigned char *out;
+        utf8kit_result r;
+        size_t i;
+        if (!parse_case(line, &t))
+            continue;
+        (*ncases)++;
+        /* STRICT: the first error, or the whole input */
+        r = conv(UTF8KIT_UTF8, UTF8KIT_UTF32LE, t.in, t.n, &st, NULL);
+        if (t.valid)
+            CHECK(r.status == UTF8KIT_OK && r.read == t.n, "%s strict: %s", name, line);
+        else if (t.up_to >= 0) {
+            CHECK(r.status != UTF8KIT_OK && (long)r.read == t.up_to &&
+                      (t.elen < 0 ? r.status == UTF8KIT_ERR_TRUNCATED &&
+                                        r.error_len == t.n - r.read
+                                  : (long)r.error_len == t.elen &&
+                                        r.status != UTF8KIT_ERR_TRUNCATED),
+                  "%s strict: %s got %s at %zu len %zu", name, line,
+                  utf8kit_status_name(r.status), r.read, r.error_len);
+        }
+        if (!t.has_list)
+            continue;
+        /* REPLACE: exactly the listed code points */
+        r = conv(UTF8KIT_UTF8, UTF8KIT_UTF32LE, t.in, t.n, &rep, &out);
+        {
+            int ok = r.status == UTF8KIT_OK && r.written == 4 * t.ncp;
+            for (i = 0; ok && i < t.ncp; i++)
+                ok = (out[4 * i] | out[4 * i + 1] << 8 | (uint32_t)out[4 * i + 2] << 16) ==
+                     t.cps[i];
+            CHECK(ok, "%s replace: %s", name, line);
+        }
+        free(out);
+        /* utf8kit_repair: their UTF-8 */
+        {
+            struct bytes want = {0};
+            unsigned char tmp[8], *in = dup_exact(t.in, t.n);
+            char *d;
+            size_t fffd = 0;
+            for (i = 0; i < t.ncp; i++) {
+                put(&want, tmp, ref_utf8(t.cps[i], tmp));
+                fffd += t.cps[i] == 0xFFFD;
+            }
+            r = utf8kit_repair((const char *)in, t.n, NULL, 0);
+            CHECK(r.status == UTF8KIT_OK && r.written == want.n, "%s repair measure: %s", name,
+                  line);
+            d = malloc(want.n + 1);
+            r = utf8kit_repair((const char *)in, t.n, d, want.n);
+            CHECK(r.status == UTF8KIT_OK && r.written == want.n &&
+                      (want.n == 0 || memcmp(d, want.p, want.n) == 0) &&
+                      r.replaced <= fffd && (t.valid ? r.replaced == 0 : r.replaced > 0),
+                  "%s repair: %s", name, line);
+            /* the typed UTF-16 path under REPLACE */
+            {
+                uint16_t *w = malloc((2 * t.ncp + 1) * 2);
+                struct bytes w16 = {0};
+                for (i = 0; i < t.ncp; i++)
+                    put(&w16, tmp, ref_utf16(t.cps[i], tmp, 0));
+                r = utf8kit_utf8_to_utf16le((const char *)in, t.n, w, w16.n / 2,
+                                            UTF8KIT_REPLACE);
+                CHECK(r.status == UTF8KIT_OK && r.written * 2 == w16.n &&
+                          (w16.n == 0 || memcmp(w, w16.p, w16.n) == 0),
+                      "%s utf16 replace: %s", name, line);
+                free(w);
+                free(w16.p);
+            }
+            free(d);
+            free(in);
+            free(want.p);
+        }
+        /* Kuhn: the RFC 2279 mode reads the legacy value */
+        if (t.legacy >= 0) {
+            r = conv(UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF32LE, t.in, t.n, &st, &out);
+            CHECK(r.status == UTF8KIT_OK && r.written == 4 &&
+                      (out[0] | out[1] << 8 | (uint32_t)out[2] << 16 | (uint32_t)out[3] << 24) ==
+                          (uint32_t)t.legacy,
+                  "legacy: %s", line);
+            free(out);
+            (*nlegacy)++;
+        }
+    }
+    fclose(f);
+}
+
+static void test_conformance(void)
+{
+    static const char *names[] = {"kuhn", "unicode", "wpt", "python", "flenniken", "simdutf"};
+    const char *dir = testdata_dir();
+    size_t i, nlegacy = 0, ncases = 0;
+    if (!dir) {
+        printf("note: UTF8KIT_TESTDATA not set, conformance files skipped\n");
+        return;
+    }
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        test_cases_file(dir, names[i], &nlegacy, &ncases);
+    CHECK(nlegacy >= 6, "legacy cases seen: %zu", nlegacy);
+    CHECK(ncases >= 500, "cases seen: %zu", ncases);
+}
+
+/* ---- E: every capacity, resumption, measuring ------------------------------------- */
+
+/* Mixed inputs, in UTF-8 (converted to the source encoding first). */
+static const char *const mixed[] = {
+    "",
+    "a",
+    "plain ASCII text long enough to cross eight-byte words, 0123456789",
+    "h\xC3\xA9llo w\xC3\xB6rld \xE2\x82\xAC 100 \xF0\x9F\x98\x80!",
+    "\xF0\x9F\x98\x80\xF0\x9F\x98\x81\xE6\x97\xA5\xE6\x9C\xAC\xC3\xA9x",
+    "ab\xC3\xBF\xC4\x80\xEF\xBB\xBF\xEF\xBF\xBD\xF4\x8F\xBF\xBF",
+    "\xEF\xBB\xBF" "BOM then text \xE2\x80\x94 end",
+};
+/* Invalid UTF-8 inputs. */
+static const char *const broken[] = {
+    "a\x80 b\xC3 c\xE2\x82 d\xF0\x9F\x98 e\xED\xA0\x80 f\xC0\xAF g\xF5\xFF h\xE2\x82",
+    "\xF0\x9F\x98\x80\xF4\x90\x80\x80\xC3\xA9\xE0\x80\x80zz\xEF\xBF",
+};
+
+static void cap_sweep(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
+                      size_t n, utf8kit_policy pol)
+{
+    utf8kit_options o = opts(pol);
+    unsigned char *full, *in = dup_exact(src, n);
+    utf8kit_result whole = conv(from, to, src, n, &o, &full);
+    size_t cap;
+    for (cap = 0; cap <= whole.written; cap++) {
+        unsigned char *d = malloc(cap + 8);
+        utf8kit_result r, r2;
+        size_t k;
+        int canary = 1;
+        memset(d, 0xA5, cap + 8);
+        r = utf8kit_convert(from, to, in, n, d, cap, &o);
+        for (k = cap; k < cap + 8; k++)
+            canary &= d[k] == 0xA5;
+        CHECK(canary, "%d->%d pol %d cap %zu: wrote past cap", from, to, pol, cap);
+        CHECK(r.written <= cap && memcmp(d, full, r.written) == 0, "%d->%d cap %zu prefix", from,
+              to, cap);
+        if (r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
+            CHECK(same_res(r, whole), "%d->%d pol %d cap %zu: %s vs %s", from, to, pol, cap,
+                  utf8kit_status_name(r.status), utf8kit_status_name(whole.status));
+        } else {
+            /* resume at src + read into the rest of a full-size buffer */
+            unsigned char *rest = malloc(whole.written - r.written + 1);
+            utf8kit_options ko = o;
+            ko.bom = UTF8KIT_BOM_KEEP;
+            CHECK(r.written < whole.written || whole.status != UTF8KIT_OK, "%d->%d cap %zu",
+                  from, to, cap);
+            r2 = utf8kit_convert(from, to, in + r.read, n - r.read, rest,
+                                 whole.written - r.written, &ko);
+            CHECK(r2.status == whole.status && r.read + r2.read == whole.read &&
+                      r.written + r2.written == whole.written &&
+                      r.replaced + r2.replaced == whole.replaced &&
+                      r2.error_len == whole.error_len &&
+                      memcmp(rest, full + r.written, r2.written) == 0,
+                  "%d->%d pol %d cap %zu: resume %s read %zu+%zu/%zu", from, to, pol, cap,
+                  utf8kit_status_name(r2.status), r.read, r2.read, whole.read);
+            free(rest);
+        }
+        free(d);
+    }
+    free(full);
+    free(in);
+}
+
+/* utf8kit_convert on an odd address takes the generic loop for 16/32-bit
+ * pairs; it must agree with the typed driver on an aligned one. */
+static void typed_vs_generic(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
+                             size_t n, utf8kit_policy pol)
+{
+    utf8kit_options o = opts(pol);
+    unsigned char *a = malloc(n + 8), *b = malloc(n + 8);
+    unsigned char *da, *db;
+    utf8kit_result m = utf8kit_convert(from, to, src, n, NULL, 0, &o), ra, rb;
+    da = malloc(m.written + 8);
+    db = malloc(m.written + 8);
+    memcpy(a, src, n);
+    memcpy(b + 1, src, n);
+    ra = utf8kit_convert(from, to, a, n, da, m.written, &o);
+    rb = utf8kit_convert(from, to, b + 1, n, db + 1, m.written, &o);
+    CHECK(same_res(ra, rb) && memcmp(da, db + 1, ra.written) == 0,
+          "%d->%d pol %d typed %s %zu/%zu/%zu vs generic %s %zu/%zu/%zu", from, to, pol,
+          utf8kit_status_name(ra.status), ra.read, ra.written, ra.error_len,
+          utf8kit_status_name(rb.status), rb.read, rb.written, rb.error_len);
+    free(a);
+    free(b);
+    free(da);
+    free(db);
+}
+
+static void test_capacities(void)
+{
+    static const utf8kit_encoding targets[] = {
+        UTF8KIT_UTF8,  UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE,     UTF8KIT_UTF32BE,
+        UTF8KIT_UCS2LE, UTF8KIT_LATIN1, UTF8KIT_CP1252,  UTF8KIT_ASCII,       UTF8KIT_CESU8,
+        UTF8KIT_MUTF8,  UTF8KIT_UTF8_RFC2279,
+    };
+    static const utf8kit_policy pols[] = {UTF8KIT_STRICT, UTF8KIT_REPLACE, UTF8KIT_SKIP};
+    size_t i, t, p;
+    for (i = 0; i < sizeof mixed / sizeof mixed[0]; i++) {
+        const unsigned char *s = (const unsigned char *)mixed[i];
+        size_t n = strlen(mixed[i]);
+        for (t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+            utf8kit_encoding to = targets[t];
+            unsigned char *mid;
+            utf8kit_options ro = opts(UTF8KIT_REPLACE);
+            utf8kit_result r;
+            for (p = 0; p < 3; p++)
+                cap_sweep(UTF8KIT_UTF8, to, s, n, pols[p]);
+            /* and back from that encoding (its REPLACE form) */
+            r = conv(UTF8KIT_UTF8, to, s, n, &ro, &mid);
+            for (p = 0; p < 3; p++) {
+                cap_sweep(to, UTF8KIT_UTF8, mid, r.written, pols[p]);
+                typed_vs_generic(to, UTF8KIT_UTF8, mid, r.written, pols[p]);
+                typed_vs_generic(UTF8KIT_UTF8, to, s, n, pols[p]);
+            }
+            free(mid);
+        }
+    }
+    for (i = 0; i < sizeof broken / sizeof broken[0]; i++) {
+        const unsigned char *s = (const unsigned char *)broken[i];
+        size_t n = strlen(broken[i]);
+        for (t = 0; t < sizeof targets / sizeof targets[0]; t++)
+            for (p = 0; p < 3; p++) {
+                cap_sweep(UTF8KIT_UTF8, targets[t], s, n, pols[p]);
+                typed_vs_generic(UTF8KIT_UTF8, targets[t], s, n, pols[p]);
+            }
+        /* the same bytes read as UTF-16 and UTF-32 units */
+        for (t = 1; t <= 4; t++)
+            for (p = 0; p < 3; p++) {
+                cap_sweep(ALL[t], UTF8KIT_UTF8, s, n, pols[p]);
+                typed_vs_generic(ALL[t], UTF8KIT_UTF8, s, n, pols[p]);
+                typed_vs_generic(ALL[t], UTF8KIT_UTF8, s, n - 1, pols[p]);
+            }
+    }
+}
+
+/* ---- F: error tables for the other encodings -------------------------------------- */
+
+static void test_error_tables(void)
+{
+    static const struct {
+        utf8kit_encoding from;
+        const char *in;
+        size_t n;
+        utf8kit_status st;
+        size_t at, elen, nfffd; /* nfffd: U+FFFD count under REPLACE */
+    } t[] = {
+        /* UTF-16: the cases CPython's utf-16-le codec reports the same way */
+        {UTF8KIT_UTF16LE, "\x00\xD8", 2, UTF8KIT_ERR_TRUNCATED, 0, 2, 1},
+        {UTF8KIT_UTF16LE, "\x00\xD8\x41", 3, UTF8KIT_ERR_TRUNCATED, 0, 3, 1},
+        {UTF8KIT_UTF16LE, "\x00\xD8\x41\x00", 4, UTF8KIT_ERR_SURROGATE, 0, 2, 1},
+        {UTF8KIT_UTF16LE, "\x00\xDC\x41\x00", 4, UTF8KIT_ERR_SURROGATE, 0, 2, 1},
+        {UTF8KIT_UTF16LE, "\x41", 1, UTF8KIT_ERR_TRUNCATED, 0, 1, 1},
+        {UTF8KIT_UTF16LE, "\x41\x00\x42", 3, UTF8KIT_ERR_TRUNCATED, 2, 1, 1},
+        {UTF8KIT_UTF16LE, "\x00\xD8\x00\xD8\x00\xDC", 6, UTF8KIT_ERR_SURROGATE, 0, 2, 1},
+        {UTF8KIT_UTF16LE, "\x00\xD8\x00\xDC\x00\xDC", 6, UTF8KIT_ERR_SURROGATE, 4, 2, 1},
+        {UTF8KIT_UTF16LE, "\x00\xD8\x00\xD8\x41", 5, UTF8KIT_ERR_SURROGATE, 0, 2, 2},
+        {UTF8KIT_UTF16BE, "\xD8\x00\xDC\x00", 4, UTF8KIT_OK, 4, 0, 0},
+        {UTF8KIT_UTF16BE, "\xDC\x00\xD8\x00", 4, UTF8KIT_ERR_SURROGATE, 0, 2, 2},
+        /* UTF-32 */
+        {UTF8KIT_UTF32LE, "\x00\x00\x11\x00", 4, UTF8KIT_ERR_TOO_LARGE, 0, 4, 1},
+        {UTF8KIT_UTF32LE, "\x00\xD8\x00\x00", 4, UTF8KIT_ERR_SURROGATE, 0, 4, 1},
+        {UTF8KIT_UTF32LE, "\x41\x00\x00", 3, UTF8KIT_ERR_TRUNCATED, 0, 3, 1},
+        {UTF8KIT_UTF32LE, "\x41\x00\x00\x00\x42", 5, UTF8KIT_ERR_TRUNCATED, 4, 1, 1},
+        {UTF8KIT_UTF32BE, "\x00\x10\xFF\xFF\xFF\xFF\xFF\xFF", 8, UTF8KIT_ERR_TOO_LARGE, 4, 4, 1},
+        /* UCS-2: no surrogates at all */
+        {UTF8KIT_UCS2LE, "\x00\xD8\x00\xDC", 4, UTF8KIT_ERR_SURROGATE, 0, 2, 2},
+        {UTF8KIT_UCS2BE, "\x00\x41\xFF", 3, UTF8KIT_ERR_TRUNCATED, 2, 1, 1},
+        /* ASCII */
+        {UTF8KIT_ASCII, "a\x80\x81", 3, UTF8KIT_ERR_INVALID_UNIT, 1, 1, 2},
+        /* CESU-8 */
+        {UTF8KIT_CESU8, "\xED\xA0\xBD\xED\xB8\x80", 6, UTF8KIT_OK, 6, 0, 0},
+        {UTF8KIT_CESU8, "\xF0\x9F\x98\x80", 4, UTF8KIT_ERR_INVALID_LEAD, 0, 1, 4},
+        {UTF8KIT_CESU8, "\xED\xA0\xBD", 3, UTF8KIT_ERR_TRUNCATED, 0, 3, 1},
+        {UTF8KIT_CESU8, "\xED\xA0\xBD\xED\xB8", 5, UTF8KIT_ERR_TRUNCATED, 0, 5, 1},
+        {UTF8KIT_CESU8, "\xED\xA0\xBD" "a", 4, UTF8KIT_ERR_SURROGATE, 0, 3, 1},
+        {UTF8KIT_CESU8, "\xED\xB8\x80", 3, UTF8KIT_ERR_SURROGATE, 0, 3, 1},
+        {UTF8KIT_CESU8, "\xED\xA0\xBD\xED\xA0\xBD\xED\xB8\x80", 9, UTF8KIT_ERR_SURROGATE, 0, 3, 1},
+        {UTF8KIT_CESU8, "\xC0\x80", 2, UTF8KIT_ERR_OVERLONG, 0, 1, 2},
+        {UTF8KIT_CESU8, "\xE0\x80\x80", 3, UTF8KIT_ERR_OVERLONG, 0, 1, 3},
+        /* MUTF-8 */
+        {UTF8KIT_MUTF8, "a\xC0\x80" "b\x00", 5, UTF8KIT_OK, 5, 0, 0},
+        {UTF8KIT_MUTF8, "\xC0", 1, UTF8KIT_ERR_TRUNCATED, 0, 1, 1},
+        {UTF8KIT_MUTF8, "\xC0\x81", 2, UTF8KIT_ERR_OVERLONG, 0, 1, 2},
+        {UTF8KIT_MUTF8, "\xC1\xBF", 2, UTF8KIT_ERR_OVERLONG, 0, 1, 2},
+        /* RFC 2279: overlongs and surrogates stay invalid */
+        {UTF8KIT_UTF8_RFC2279, "\xF8\x87\xBF\xBF\xBF", 5, UTF8KIT_ERR_OVERLONG, 0, 1, 5},
+        {UTF8KIT_UTF8_RFC2279, "\xFC\x83\xBF\xBF\xBF\xBF", 6, UTF8KIT_ERR_OVERLONG, 0, 1, 6},
+        {UTF8KIT_UTF8_RFC2279, "\xF0\x8F\xBF\xBF", 4, UTF8KIT_ERR_OVERLONG, 0, 1, 4},
+        {UTF8KIT_UTF8_RFC2279, "\xED\xA0\x80", 3, UTF8KIT_ERR_SURROGATE, 0, 1, 3},
+        {UTF8KIT_UTF8_RFC2279, "\xFE", 1, UTF8KIT_ERR_INVALID_LEAD, 0, 1, 1},
+        {UTF8KIT_UTF8_RFC2279, "\xFD\xBF\xBF", 3, UTF8KIT_ERR_TRUNCATED, 0, 3, 1},
+        {UTF8KIT_UTF8_RFC2279, "\xFD\xBF\xBF\x41", 4, UTF8KIT_ERR_MISSING_CONTINUATION, 0, 3, 1},
+        {UTF8KIT_UTF8_RFC2279, "\xF8\x88\x80\x80\x80", 5, UTF8KIT_OK, 5, 0, 0},
+    };
+    size_t i;
+    for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+        utf8kit_options st = opts(UTF8KIT_STRICT), rp = opts(UTF8KIT_REPLACE);
+        unsigned char *out;
+        utf8kit_result r;
+        size_t k, nf = 0;
+        r = conv(t[i].from, UTF8KIT_UTF32LE, t[i].in, t[i].n, &st, NULL);
+        CHECK(r.status == t[i].st && r.read == t[i].at && r.error_len == t[i].elen,
+              "error case %zu: %s at %zu len %zu", i, utf8kit_status_name(r.status), r.read,
+              r.error_len);
+        r = conv(t[i].from, UTF8KIT_UTF32LE, t[i].in, t[i].n, &rp, &out);
+        for (k = 0; k + 4 <= r.written; k += 4)
+            nf += out[k] == 0xFD && out[k + 1] == 0xFF && out[k + 2] == 0 && out[k + 3] == 0;
+        CHECK(r.status == UTF8KIT_OK && nf == t[i].nfffd && r.replaced == t[i].nfffd,
+              "error case %zu replace: %zu U+FFFD, replaced %zu", i, nf, r.replaced);
+        free(out);
+    }
+}
+
+/* ---- G: BOM option, substitutes, arguments, bounds --------------------------------- */
+
+static void test_options(void)
+{
+    static const char text[] = "\xEF\xBB\xBF" "a\xEF\xBB\xBF";
+    utf8kit_options o = opts(UTF8KIT_STRICT);
+    unsigned char *out;
+    utf8kit_result r;
+
+    o.bom = UTF8KIT_BOM_KEEP;
+    r = conv(UTF8KIT_UTF8, UTF8KIT_UTF16BE, text, 7, &o, &out);
+    CHECK(r.written == 6 && memcmp(out, "\xFE\xFF\x00\x61\xFE\xFF", 6) == 0, "bom keep");
+    free(out);
+    o.bom = UTF8KIT_BOM_STRIP;
+    r = conv(UTF8KIT_UTF8, UTF8KIT_UTF16BE, text, 7, &o, &out);
+    CHECK(r.read == 7 && r.written == 4 && memcmp(out, "\x00\x61\xFE\xFF", 4) == 0, "bom strip");
+    free(out);
+    o.bom = UTF8KIT_BOM_ADD;
+    r = conv(UTF8KIT_UTF8, UTF8KIT_UTF16BE, text, 7, &o, &out);
+    CHECK(r.written == 6 && memcmp(out, "\xFE\xFF\x00\x61\xFE\xFF", 6) == 0, "bom add, kept single");
+    free(out);
+    r = conv(UTF8KIT_UTF8, UTF8KIT_UTF32LE, "a", 1, &o, &out);
+    CHECK(r.written == 8 && memcmp(out, "\xFF\xFE\x00\x00\x61\x00\x00\x00", 8) == 0, "bom add utf32");
+    free(out);
+    r = conv(UTF8KIT_UTF16LE, UTF8KIT_UTF8, "a\x00", 2, &o, &out);
+    CHECK(r.written == 4 && memcmp(out, "\xEF\xBB\xBF" "a", 4) == 0, "bom add utf8");
+    free(out);
+    r = conv(UTF8KIT_UTF8, UTF8KIT_LATIN1, text, 7, &o, NULL);
+    CHECK(r.status == UTF8KIT_ERR_UNREPRESENTABLE && r.read == 4, "bom add latin1 %s %zu",
+          utf8kit_status_name(r.status), r.read);
+    r = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF16LE, "a", 1, (char[4]){0}, 1, &o);
+    CHECK(r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL && r.read == 0 && r.written == 0,
+          "no room for the BOM");
+
+    /* substitutes */
+    o = opts(UTF8KIT_REPLACE);
+    r = conv(UTF8KIT_UTF8, UTF8KIT_ASCII, "a\xC3\xA9\xFF", 4, &o, &out);
+    CHECK(r.written == 3 && memcmp(out, "a??", 3) == 0 && r.replaced == 2, "ascii ?");
+    free(out);
+    o.substitute = 0xE9;
+    r = conv(UTF8KIT_UTF8, UTF8KIT_ASCII, "a", 1, &o, NULL);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "substitute not in ascii");
+    r = conv(UTF8KIT_UTF8, UTF8KIT_LATIN1, "\xE2\x82\xAC\x80", 4, &o, &out);
+    CHECK(r.written == 2 && memcmp(out, "\xE9\xE9", 2) == 0, "latin1 substitute");
+    free(out);
+    o.substitute = 0xD800;
+    r = conv(UTF8KIT_UTF8, UTF8KIT_UTF8, "a", 1, &o, NULL);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "surrogate substitute");
+    o = opts(UTF8KIT_SKIP);
+    r = conv(UTF8KIT_UTF8, UTF8KIT_LATIN1, "a\xE2\x82\xAC\x80" "b", 6, &o, &out);
+    CHECK(r.written == 2 && memcmp(out, "ab", 2) == 0 && r.replaced == 2, "skip");
+    free(out);
+
+    /* arguments */
+    o = opts(UTF8KIT_STRICT);
+    r = utf8kit_convert(UTF8KIT_ENCODING_UNKNOWN, UTF8KIT_UTF8, "a", 1, NULL, 0, &o);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "unknown from");
+    r = utf8kit_convert(UTF8KIT_UTF8, (utf8kit_encoding)14, "a", 1, NULL, 0, &o);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "unknown to");
+    r = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF8, NULL, 1, NULL, 0, &o);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "null src");
+    r = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF16LE, NULL, 0, NULL, 0, NULL);
+    CHECK(r.status == UTF8KIT_OK && r.written == 0, "empty");
+    o.policy = (utf8kit_policy)7;
+    r = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF8, "a", 1, NULL, 0, &o);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "bad policy");
+    r = utf8kit_utf8_to_utf32("a", 1, NULL, 0, (utf8kit_policy)9);
+    CHECK(r.status == UTF8KIT_ERR_INVALID_ARGUMENT, "typed bad policy");
+
+    /* bounds */
+    CHECK(utf8kit_max_output_size(UTF8KIT_UTF8, UTF8KIT_UTF8, SIZE_MAX) == SIZE_MAX, "overflow");
+    CHECK(utf8kit_max_output_size(UTF8KIT_ENCODING_UNKNOWN, UTF8KIT_UTF8, 5) == 0, "unknown");
+    CHECK(utf8kit_max_output_size(UTF8KIT_UTF32LE, UTF8KIT_CESU8, 4) >= 6, "cesu from ucs4");
+    CHECK(utf8kit_max_output_size(UTF8KIT_UTF8, UTF8KIT_UTF8, 0) >= 3, "bom room");
+}
+
+int main(void)
+{
+    const char *q = getenv("UTF8KIT_TEST_QUICK");
+    quick = q && *q && *q != '0';
+    test_begin();
+    test_all_code_points();
+    test_cp1252();
+    test_typed_all();
+    test_rfc2279();
+    test_conformance();
+    test_capacities();
+    test_error_tables();
+    test_options();
+    return test_done("convert");
+}
