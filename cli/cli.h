@@ -1,0 +1,229 @@
+/*
+ * cli.h - what the files of the utf8kit command share.
+ *
+ * The command is a client of the public header only (include/utf8kit.h).
+ * Every subcommand lives in its own cmd_*.c file and is reached through
+ * the table in main.c. io.c does all reading and writing: bounded chunks,
+ * atomic output files, error messages, the progress bar. scan.c walks a
+ * chunk of input as valid runs and maximal invalid subparts.
+ *
+ * Exit codes, for every subcommand: 0 success (every input valid), 1 an
+ * input is invalid or could not be converted, 2 a usage or I/O error.
+ */
+#ifndef UTF8KIT_CLI_H
+#define UTF8KIT_CLI_H
+
+#include "utf8kit.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_INVALID 1
+#define CLI_EXIT_ERROR 2
+
+/* Size of one read: large enough that the per-call cost of read(2) and of
+ * the library is lost in the noise, small enough for L2 and for a 32 MiB
+ * memory budget even with several threads. */
+#define CLI_CHUNK (1u << 20)
+
+/* Bytes kept after an error so that the diagnostics can look ahead (the
+ * longest overlong sequence the legacy form allows is 6 octets; 8 is a
+ * round number above it). */
+#define CLI_LOOKAHEAD 8
+
+/* ---- messages (io.c) ---------------------------------------------------- */
+
+extern const char *cli_prog; /* "utf8kit" */
+
+/* cli_error prints "utf8kit: WHAT: MESSAGE" on stderr. */
+void cli_error(const char *what, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* cli_usage_error prints "utf8kit CMD: MESSAGE" and a hint to --help, and
+ * returns CLI_EXIT_ERROR. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The name used in messages for a path: "-" (and NULL) is "(standard input)". */
+const char *cli_display_name(const char *path);
+
+/* ---- input --------------------------------------------------------------- */
+
+typedef struct cli_input {
+    const char *path;    /* as given; NULL or "-" for standard input */
+    const char *name;    /* for messages */
+    int fd;
+    bool is_regular;
+    uint64_t size;       /* when is_regular */
+    unsigned mode;       /* st_mode & 07777 when is_regular */
+    /* the buffer: buf[0..len) holds input bytes base .. base + len */
+    unsigned char *buf;
+    size_t len, cap;
+    uint64_t base;
+    bool eof;
+    /* a range of a regular file read with pread (threads): [pos, stop) */
+    bool ranged;
+    uint64_t pos, stop;
+    /* progress bar */
+    bool progress;
+    uint64_t progress_done;
+    double progress_last;
+} cli_input;
+
+/* cli_input_open opens path (NULL or "-": standard input) and allocates a
+ * CLI_CHUNK + CLI_LOOKAHEAD buffer. Prints the reason and returns -1 on
+ * failure (missing, unreadable, a directory). progress: -1 auto (a tty and
+ * a large file), 0 off, 1 on. */
+int cli_input_open(cli_input *in, const char *path, int progress);
+/* cli_input_open_range reads [start, stop) of an already open regular
+ * file descriptor with pread; it does not own fd. */
+int cli_input_open_range(cli_input *in, const char *name, int fd, uint64_t start, uint64_t stop);
+/* cli_input_fill drops buf[0..keep_from), moves the rest to the front and
+ * reads more. Returns 1 when it read bytes, 0 at end of input (in->eof is
+ * then set), -1 on a read error (reported). */
+int cli_input_fill(cli_input *in, size_t keep_from);
+void cli_input_close(cli_input *in);
+
+/* ---- output -------------------------------------------------------------- */
+
+typedef struct cli_output {
+    const char *path;   /* final path, or NULL for standard output */
+    const char *name;   /* for messages */
+    char *tmp;          /* the temporary file while writing, else NULL */
+    int fd;
+    unsigned char *buf;
+    size_t len, cap;
+    bool failed;
+    unsigned mode;      /* mode for the final file */
+    bool keep_mode;
+} cli_output;
+
+/* cli_output_open writes to standard output (path NULL or "-") or to a
+ * temporary file next to path, renamed over it by cli_output_commit. When
+ * mode_from is not NULL the final file gets that file's mode (--in-place);
+ * otherwise an existing file keeps its mode and a new one gets 0666 less
+ * the umask. Returns -1 (reported) on failure. */
+int cli_output_open(cli_output *out, const char *path, const cli_input *mode_from);
+/* cli_output_write buffers bytes; false once the output has failed. */
+bool cli_output_write(cli_output *out, const void *p, size_t n);
+bool cli_output_flush(cli_output *out);
+/* cli_output_commit flushes, fsyncs and renames (or flushes stdout).
+ * Returns 0, or -1 (reported; the temporary file is removed). */
+int cli_output_commit(cli_output *out);
+/* cli_output_abort removes the temporary file, if any, and frees. */
+void cli_output_abort(cli_output *out);
+
+/* cli_stdout_check flushes stdout and reports a write error (EPIPE,
+ * ENOSPC...). Returns 0 or -1. */
+int cli_stdout_check(void);
+
+/* ---- progress ------------------------------------------------------------ */
+void cli_progress_update(cli_input *in, uint64_t done);
+void cli_progress_end(cli_input *in);
+
+/* ---- scanning (scan.c) ------------------------------------------------- */
+
+/* The form of UTF-8 a command accepts (--form). */
+typedef enum cli_form {
+    CLI_FORM_UTF8 = 0, /* RFC 3629 */
+    CLI_FORM_CESU8,
+    CLI_FORM_MUTF8,
+    CLI_FORM_LEGACY    /* RFC 2279, up to 6 octets */
+} cli_form;
+
+/* cli_parse_form parses "utf8", "cesu8", "mutf8", "legacy"; -1 if unknown. */
+int cli_parse_form(const char *s);
+utf8kit_encoding cli_form_encoding(cli_form f);
+/* cli_form_available reports whether this build of the library can check
+ * that form (the non-RFC forms go through utf8kit_convert). */
+bool cli_form_available(cli_form f);
+
+/* cli_validate: utf8kit_validate for the form. */
+utf8kit_result cli_validate(cli_form f, const unsigned char *p, size_t n);
+/* cli_count_chars counts the characters of valid text in the form. */
+uint64_t cli_count_chars(cli_form f, const unsigned char *p, size_t n);
+
+typedef struct cli_visitor {
+    void *ctx;
+    /* a run of valid text */
+    void (*valid)(void *ctx, const unsigned char *p, size_t n);
+    /* a maximal invalid subpart at absolute offset off; avail bytes (>= n,
+     * at most CLI_LOOKAHEAD unless the input ends) can be read from p for
+     * diagnostics. Return true to stop. */
+    bool (*error)(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
+                  utf8kit_status kind);
+} cli_visitor;
+
+/* cli_walk walks buf[0..n) (absolute offset base) as valid runs and invalid
+ * subparts, stopping before limit (<= n; a unit boundary or n). Unless eof,
+ * a sequence cut by the end, and any error closer than CLI_LOOKAHEAD to the
+ * end, is left for the next call: the return value is where to resume.
+ * *stopped is set when the visitor asked to stop. */
+size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
+                bool eof, const cli_visitor *v, bool *stopped);
+
+/* cli_attack describes bytes that are a known attack (RFC 3629 section
+ * 10): an overlong form of '/', '.', '\\' or NUL, such as C0 AF or
+ * E0 80 AE. p[0..avail) starts at an overlong error. Returns a static
+ * description such as "overlong '/' (C0 AF)" written into buf, or NULL. */
+const char *cli_attack(const unsigned char *p, size_t avail, char *buf, size_t cap);
+
+/* cli_hex writes "XX YY ..." (upper case) for p[0..n) into buf. */
+void cli_hex(const unsigned char *p, size_t n, char *buf, size_t cap);
+
+/* cli_json_string writes s (bytes, any) as a JSON string to f; invalid
+ * UTF-8 becomes U+FFFD. */
+void cli_json_string(FILE *f, const char *s);
+
+/* cli_parse_u64 parses a decimal count; false on junk or overflow. */
+bool cli_parse_u64(const char *s, uint64_t *v);
+
+/* ---- argument parsing ------------------------------------------------------ */
+
+/* A tiny getopt_long-like parser that allows options after operands and
+ * "--" to end options. */
+typedef struct cli_opt {
+    const char *lng;   /* "first" for --first, or NULL */
+    char shrt;         /* 'q' for -q, or 0 */
+    int has_arg;       /* 0 no, 1 required */
+    int id;
+} cli_opt;
+
+typedef struct cli_args {
+    int argc, i;
+    char **argv;
+    const char *cmd;
+    bool done_opts;
+    const char *arg;   /* the option's argument */
+    const char *bad;   /* the offending argument after an error */
+    int shortpos;      /* position inside a bundle of short options */
+} cli_args;
+
+/* cli_next returns an option id, 0 for an operand (in a->arg), -1 at the
+ * end, or -2 after printing a usage error. */
+int cli_next(cli_args *a, const cli_opt *opts);
+
+/* ---- subcommands ------------------------------------------------------------ */
+
+int cmd_check(int argc, char **argv);
+int cmd_fix(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_count(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_detect(int argc, char **argv);
+int cmd_bom(int argc, char **argv);
+
+/* cli_help_requested: argv contains --help/-h before "--". */
+bool cli_help_requested(int argc, char **argv);
+
+#endif

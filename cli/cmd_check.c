@@ -1,0 +1,531 @@
+/*
+ * cmd_check.c - utf8kit check: report every invalid sequence.
+ *
+ * One line per maximal invalid subpart:
+ *     FILE:LINE:COL: byte OFFSET: KIND: XX YY
+ * LINE and COL count from 1 (COL in characters, each invalid subpart being
+ * one character, as in the U+FFFD-repaired text), OFFSET in bytes from 0.
+ *
+ * --jobs N splits a regular file into N pieces at arbitrary byte offsets,
+ * moves each split forward to the next character boundary (RFC 3629
+ * section 1: a boundary is found from anywhere, looking at a few bytes)
+ * and checks the pieces on N threads. Each piece counts its newlines and
+ * the characters after its last newline; error lines are numbered when
+ * the pieces before are done, and printed in file order, so the output is
+ * exactly that of one thread. A piece that has more errors to report than
+ * it may hold waits for its turn to print.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct check_opts {
+    bool first, quiet, list, json;
+    uint64_t max_errors; /* 0: no limit */
+    cli_form form;
+    int progress;
+    unsigned jobs;
+} check_opts;
+
+/* One error, with its position relative to the piece it was found in. */
+typedef struct err_rec {
+    uint64_t off;
+    uint64_t line_rel; /* newlines in the piece before it */
+    uint64_t col_rel;  /* characters before it on its line (within the piece) */
+    unsigned char len, kind, avail;
+    unsigned char bytes[CLI_LOOKAHEAD];
+} err_rec;
+
+/* Records a piece may hold before it must wait for its turn to print:
+ * 16384 * 48 bytes = 768 KiB, times N threads, stays in the budget. */
+#define MAX_HELD 16384u
+
+/* Below this size per thread, --jobs is not worth the threads. */
+#define MIN_PIECE (1u << 20)
+
+static void print_help(void)
+{
+    fputs("Usage: utf8kit check [OPTION]... [FILE]...\n"
+          "Report every invalid UTF-8 sequence, one line each:\n"
+          "  FILE:LINE:COL: byte OFFSET: KIND: XX YY\n"
+          "LINE and COL from 1 (COL in characters), OFFSET in bytes from 0, then\n"
+          "the bytes of the maximal invalid subpart. Overlong forms of '/', '.',\n"
+          "'\\' and NUL (RFC 3629 section 10) are named as attacks.\n\n"
+          "  --first           stop at the first error of each file\n"
+          "  --max-errors N    stop after N errors in each file\n"
+          "  -q, --quiet       print nothing; only the exit status\n"
+          "  -l, --list        print the names of invalid files only\n"
+          "      --json        JSON Lines: one object per error (file, line, column,\n"
+          "                    offset, length, kind, bytes), one summary per file\n"
+          "      --form=FORM   utf8 (RFC 3629, default), cesu8, mutf8, legacy\n"
+          "  -j, --jobs N      check a large file on N threads (same output)\n"
+          "      --progress, --no-progress\n"
+          "                    progress bar on stderr (default: when it is a\n"
+          "                    terminal and the input is large)\n\n"
+          "Exit status: 0 all valid, 1 some input invalid, 2 usage or I/O error.\n",
+          stdout);
+}
+
+/* ---- output of one error -------------------------------------------------------- */
+
+static void emit(const check_opts *o, const char *name, uint64_t line, uint64_t col,
+                 const err_rec *r)
+{
+    char hex[3 * CLI_LOOKAHEAD + 1], abuf[160];
+    const char *attack = NULL;
+    cli_hex(r->bytes, r->len, hex, sizeof hex);
+    if (r->kind == UTF8KIT_ERR_OVERLONG || r->kind == UTF8KIT_ERR_INVALID_LEAD)
+        attack = cli_attack(r->bytes, r->avail, abuf, sizeof abuf);
+    if (o->json) {
+        fputs("{\"file\":", stdout);
+        cli_json_string(stdout, name);
+        printf(",\"line\":%llu,\"column\":%llu,\"offset\":%llu,\"length\":%u,\"kind\":\"%s\","
+               "\"bytes\":\"%s\",\"message\":",
+               (unsigned long long)line, (unsigned long long)col, (unsigned long long)r->off,
+               (unsigned)r->len, utf8kit_status_name((utf8kit_status)r->kind), hex);
+        cli_json_string(stdout, utf8kit_strerror((utf8kit_status)r->kind));
+        if (attack) {
+            fputs(",\"attack\":", stdout);
+            cli_json_string(stdout, attack);
+        }
+        fputs("}\n", stdout);
+    } else {
+        printf("%s:%llu:%llu: byte %llu: %s: %s%s%s\n", name, (unsigned long long)line,
+               (unsigned long long)col, (unsigned long long)r->off,
+               utf8kit_strerror((utf8kit_status)r->kind), hex, attack ? "; " : "",
+               attack ? attack : "");
+    }
+}
+
+/* ---- newline and character tracking ------------------------------------------------- */
+
+/* count_newlines counts 0A bytes. The inner blocks of 255 let the compiler
+ * keep byte-sized counters in vector registers without overflow. */
+static uint64_t count_newlines(const unsigned char *p, size_t n)
+{
+    uint64_t total = 0;
+    while (n) {
+        size_t b = n < 255 ? n : 255;
+        unsigned char c = 0;
+        for (size_t i = 0; i < b; i++)
+            c = (unsigned char)(c + (p[i] == '\n'));
+        total += c;
+        p += b;
+        n -= b;
+    }
+    return total;
+}
+
+typedef struct tracker {
+    bool on;
+    cli_form form;
+    uint64_t line; /* newlines so far */
+    uint64_t col;  /* characters since the last newline */
+} tracker;
+
+static void track(tracker *t, const unsigned char *p, size_t n)
+{
+    uint64_t nl;
+    if (!t->on || n == 0)
+        return;
+    nl = count_newlines(p, n);
+    if (nl) {
+        size_t last = n;
+        while (p[last - 1] != '\n')
+            last--;
+        t->line += nl;
+        t->col = cli_count_chars(t->form, p + last, n - last);
+    } else {
+        t->col += cli_count_chars(t->form, p, n);
+    }
+}
+
+/* ---- one piece of one file ---------------------------------------------------------- */
+
+struct job;
+
+typedef struct piece {
+    struct job *job;
+    unsigned index;
+    uint64_t start, end;  /* [start, end): boundaries */
+    tracker tr;
+    uint64_t nerr;        /* errors found (at most the limit) */
+    bool failed;          /* read error */
+    bool finished;
+    bool direct;          /* printing as it goes (its turn came) */
+    err_rec *held;
+    size_t nheld;
+} piece;
+
+typedef struct job {
+    const check_opts *o;
+    const char *name;
+    uint64_t limit;        /* errors to report per file; UINT64_MAX none */
+    bool want_lines;       /* positions are printed */
+    piece *pieces;
+    unsigned n;
+    /* printing in order */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned turn;
+    uint64_t base_line, base_col; /* of the piece whose turn it is */
+    uint64_t printed;
+    int fd;                /* the file, read with pread by every piece */
+    atomic_uint stop_from; /* pieces after this one need not finish */
+} job;
+
+static void print_rec(job *j, const err_rec *r)
+{
+    uint64_t line, col;
+    if (j->printed >= j->limit)
+        return;
+    j->printed++;
+    if (j->o->quiet || j->o->list)
+        return;
+    line = j->base_line + r->line_rel + 1;
+    col = (r->line_rel == 0 ? j->base_col : 0) + r->col_rel + 1;
+    emit(j->o, j->name, line, col, r);
+}
+
+static void flush_held(piece *pc)
+{
+    for (size_t i = 0; i < pc->nheld; i++)
+        print_rec(pc->job, &pc->held[i]);
+    pc->nheld = 0;
+}
+
+static void on_valid(void *ctx, const unsigned char *p, size_t n)
+{
+    piece *pc = ctx;
+    track(&pc->tr, p, n);
+}
+
+static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
+                     utf8kit_status kind)
+{
+    piece *pc = ctx;
+    job *j = pc->job;
+    err_rec r;
+    r.off = off;
+    r.line_rel = pc->tr.line;
+    r.col_rel = pc->tr.col;
+    r.len = (unsigned char)(n > CLI_LOOKAHEAD ? CLI_LOOKAHEAD : n);
+    r.kind = (unsigned char)kind;
+    r.avail = (unsigned char)(avail > CLI_LOOKAHEAD ? CLI_LOOKAHEAD : avail);
+    memcpy(r.bytes, p, r.avail);
+    if (pc->tr.on)
+        pc->tr.col++; /* the subpart is one character, and never a newline */
+    pc->nerr++;
+    if (j->want_lines) {
+        if (pc->direct) {
+            print_rec(j, &r);
+        } else {
+            if (!pc->held) {
+                pc->held = malloc(MAX_HELD * sizeof *pc->held);
+                if (!pc->held) {
+                    cli_error(j->name, "out of memory");
+                    pc->failed = true;
+                    return true;
+                }
+            }
+            pc->held[pc->nheld++] = r;
+            if (pc->nheld == MAX_HELD) {
+                /* Wait until every piece before is printed, then print. */
+                pthread_mutex_lock(&j->mu);
+                while (j->turn != pc->index)
+                    pthread_cond_wait(&j->cv, &j->mu);
+                pthread_mutex_unlock(&j->mu);
+                pc->direct = true;
+                flush_held(pc);
+            }
+        }
+    }
+    if (pc->nerr >= j->limit) {
+        unsigned cur = atomic_load(&j->stop_from);
+        while (pc->index < cur && !atomic_compare_exchange_weak(&j->stop_from, &cur, pc->index))
+            ;
+        return true;
+    }
+    return false;
+}
+
+/* scan reads `in` up to `end` (absolute; UINT64_MAX: its end). */
+static void scan(piece *pc, cli_input *in, uint64_t end)
+{
+    cli_visitor v = {pc, on_valid, on_error};
+    size_t keep = 0;
+    for (;;) {
+        int r = cli_input_fill(in, keep);
+        size_t limit;
+        bool stopped;
+        if (r < 0) {
+            pc->failed = true;
+            return;
+        }
+        if (atomic_load(&pc->job->stop_from) < pc->index)
+            return;
+        limit = in->len;
+        if (end - in->base < limit)
+            limit = (size_t)(end - in->base);
+        keep = cli_walk(pc->job->o->form, in->buf, in->len, limit, in->base, in->eof, &v,
+                        &stopped);
+        if (stopped || in->eof)
+            return;
+    }
+}
+
+static void *worker(void *arg)
+{
+    piece *pc = arg;
+    job *j = pc->job;
+    cli_input in;
+    /* The piece reads a few bytes past its end, so that the error kind at
+     * its very end is what one thread would see. */
+    uint64_t ext = pc->end + CLI_LOOKAHEAD;
+    uint64_t fsize = j->pieces[j->n - 1].end;
+    if (ext > fsize)
+        ext = fsize;
+    if (cli_input_open_range(&in, j->name, j->fd, pc->start, ext) != 0) {
+        pc->failed = true;
+    } else {
+        scan(pc, &in, pc->end);
+        cli_input_close(&in);
+    }
+    pthread_mutex_lock(&j->mu);
+    pc->finished = true;
+    pthread_cond_broadcast(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    return NULL;
+}
+
+/* first_boundary returns the first character boundary at or after pos. */
+static int first_boundary(int fd, uint64_t fsize, uint64_t pos, uint64_t *out)
+{
+    unsigned char w[16];
+    uint64_t from = pos >= 8 ? pos - 8 : 0, to = pos + 8 > fsize ? fsize : pos + 8;
+    size_t got = 0, want = (size_t)(to - from), i = (size_t)(pos - from);
+    while (got < want) {
+        ssize_t r = pread(fd, w + got, want - got, (off_t)(from + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    if (utf8kit_is_boundary((const char *)w, want, i))
+        *out = pos;
+    else
+        *out = from + utf8kit_next_boundary((const char *)w, want, i);
+    return 0;
+}
+
+/* check_one checks one input; returns 0 valid, 1 invalid, 2 error. */
+static int check_one(const check_opts *o, const char *path)
+{
+    cli_input in;
+    job j;
+    piece *pcs = NULL, one;
+    unsigned n = 1;
+    int rc;
+    bool failed = false;
+    uint64_t nerr = 0;
+
+    if (cli_input_open(&in, path, o->jobs > 1 ? 0 : o->progress) != 0)
+        return CLI_EXIT_ERROR;
+    memset(&j, 0, sizeof j);
+    j.o = o;
+    j.name = in.name;
+    j.limit = (o->quiet || o->list) ? 1 : o->first ? 1 : o->max_errors ? o->max_errors : UINT64_MAX;
+    j.want_lines = !o->quiet && !o->list;
+    atomic_init(&j.stop_from, ~0u);
+    pthread_mutex_init(&j.mu, NULL);
+    pthread_cond_init(&j.cv, NULL);
+
+    if (o->jobs > 1 && in.is_regular && o->form == CLI_FORM_UTF8 &&
+        in.size / o->jobs >= MIN_PIECE)
+        n = o->jobs;
+    if (n == 1) {
+        memset(&one, 0, sizeof one);
+        one.job = &j;
+        one.end = UINT64_MAX;
+        one.direct = true;
+        one.tr.on = j.want_lines;
+        one.tr.form = o->form;
+        j.pieces = &one;
+        j.n = 1;
+        j.base_col = 0;
+        scan(&one, &in, UINT64_MAX);
+        failed = one.failed;
+        nerr = one.nerr;
+    } else {
+        pthread_t *th = calloc(n, sizeof *th);
+        pcs = calloc(n, sizeof *pcs);
+        if (!th || !pcs) {
+            cli_error(in.name, "out of memory");
+            free(th);
+            free(pcs);
+            cli_input_close(&in);
+            return CLI_EXIT_ERROR;
+        }
+        j.pieces = pcs;
+        j.n = n;
+        for (unsigned k = 0; k < n; k++) {
+            pcs[k].job = &j;
+            pcs[k].index = k;
+            pcs[k].tr.on = j.want_lines;
+            pcs[k].tr.form = o->form;
+            pcs[k].end = in.size;
+            if (k > 0 && first_boundary(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
+                cli_error(in.name, "%s", strerror(errno ? errno : EIO));
+                failed = true;
+            }
+            if (k > 0)
+                pcs[k - 1].end = pcs[k].start;
+        }
+        j.fd = in.fd;
+        if (!failed) {
+            unsigned started = 0;
+            for (unsigned k = 0; k < n; k++) {
+                if (pthread_create(&th[k], NULL, worker, &pcs[k]) != 0) {
+                    cli_error(in.name, "cannot start a thread");
+                    failed = true;
+                    break;
+                }
+                started++;
+            }
+            for (unsigned k = 0; k < started; k++) {
+                pthread_mutex_lock(&j.mu);
+                j.turn = k;
+                pthread_cond_broadcast(&j.cv);
+                while (!pcs[k].finished)
+                    pthread_cond_wait(&j.cv, &j.mu);
+                pthread_mutex_unlock(&j.mu);
+                if (pcs[k].failed)
+                    failed = true;
+                if (!failed && j.want_lines)
+                    flush_held(&pcs[k]);
+                nerr += pcs[k].nerr;
+                /* where the next piece starts, in lines and columns */
+                if (pcs[k].tr.line) {
+                    j.base_line += pcs[k].tr.line;
+                    j.base_col = pcs[k].tr.col;
+                } else {
+                    j.base_col += pcs[k].tr.col;
+                }
+            }
+            for (unsigned k = 0; k < started; k++)
+                pthread_join(th[k], NULL);
+        }
+        for (unsigned k = 0; k < n; k++)
+            free(pcs[k].held);
+        free(th);
+    }
+    if (nerr > j.limit)
+        nerr = j.limit;
+    if (!failed && o->list && nerr)
+        printf("%s\n", in.name);
+    if (!failed && o->json && !o->quiet && !o->list) {
+        fputs("{\"file\":", stdout);
+        cli_json_string(stdout, in.name);
+        printf(",\"summary\":true,\"valid\":%s,\"errors\":%llu,\"complete\":%s}\n",
+               nerr ? "false" : "true", (unsigned long long)nerr,
+               nerr >= j.limit ? "false" : "true");
+    }
+    rc = failed ? CLI_EXIT_ERROR : nerr ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    if (n == 1)
+        free(one.held);
+    free(pcs);
+    pthread_mutex_destroy(&j.mu);
+    pthread_cond_destroy(&j.cv);
+    cli_input_close(&in);
+    return rc;
+}
+
+enum { O_FIRST = 1, O_QUIET, O_LIST, O_JSON, O_MAX, O_FORM, O_JOBS, O_PROG, O_NOPROG, O_HELP };
+
+static const cli_opt opts[] = {
+    {"first", 0, 0, O_FIRST},        {"quiet", 'q', 0, O_QUIET},
+    {"silent", 's', 0, O_QUIET},     {"list", 'l', 0, O_LIST},
+    {"json", 0, 0, O_JSON},          {"max-errors", 'm', 1, O_MAX},
+    {"form", 0, 1, O_FORM},          {"jobs", 'j', 1, O_JOBS},
+    {"progress", 0, 0, O_PROG},      {"no-progress", 0, 0, O_NOPROG},
+    {"help", 'h', 0, O_HELP},        {NULL, 0, 0, 0},
+};
+
+int cmd_check(int argc, char **argv)
+{
+    check_opts o;
+    cli_args a = {argc, 1, argv, "check", false, NULL, NULL, 0};
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nfiles = 0;
+    int id, rc = CLI_EXIT_OK;
+    uint64_t v;
+    memset(&o, 0, sizeof o);
+    o.progress = -1;
+    o.jobs = 1;
+    if (!files)
+        return CLI_EXIT_ERROR;
+    while ((id = cli_next(&a, opts)) != -1) {
+        switch (id) {
+        case -2: free(files); return CLI_EXIT_ERROR;
+        case 0: files[nfiles++] = a.arg; break;
+        case O_FIRST: o.first = true; break;
+        case O_QUIET: o.quiet = true; break;
+        case O_LIST: o.list = true; break;
+        case O_JSON: o.json = true; break;
+        case O_MAX:
+            if (!cli_parse_u64(a.arg, &v) || v == 0) {
+                free(files);
+                return cli_usage_error("check", "--max-errors needs a positive number");
+            }
+            o.max_errors = v;
+            break;
+        case O_FORM: {
+            int f = cli_parse_form(a.arg);
+            if (f < 0) {
+                free(files);
+                return cli_usage_error("check", "unknown form '%s'", a.arg);
+            }
+            o.form = (cli_form)f;
+            break;
+        }
+        case O_JOBS:
+            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > 64) {
+                free(files);
+                return cli_usage_error("check", "--jobs needs a number from 1 to 64");
+            }
+            o.jobs = (unsigned)v;
+            break;
+        case O_PROG: o.progress = 1; break;
+        case O_NOPROG: o.progress = 0; break;
+        case O_HELP:
+            free(files);
+            print_help();
+            return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+        }
+    }
+    if (!cli_form_available(o.form)) {
+        free(files);
+        cli_error("check", "--form=%s needs utf8kit_convert, missing from this library build",
+                  a.arg ? a.arg : "");
+        return CLI_EXIT_ERROR;
+    }
+    if (nfiles == 0)
+        files[nfiles++] = "-";
+    for (size_t i = 0; i < nfiles; i++) {
+        int r = check_one(&o, files[i]);
+        if (r > rc)
+            rc = r;
+        if (cli_stdout_check() != 0) {
+            rc = CLI_EXIT_ERROR;
+            break;
+        }
+    }
+    free(files);
+    return rc;
+}

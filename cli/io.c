@@ -1,0 +1,472 @@
+/*
+ * io.c - reading, writing and reporting for the utf8kit command.
+ *
+ * Input is read in CLI_CHUNK pieces whatever its size. Output to a file
+ * goes to a temporary file in the same directory (so that rename(2) is
+ * atomic), which is flushed, fsync'ed and renamed only when everything
+ * went well; on any failure, and on SIGINT/SIGTERM/SIGHUP, it is removed.
+ * The input is never opened for writing.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *cli_prog = "utf8kit";
+
+void cli_error(const char *what, const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "%s: ", cli_prog);
+    if (what)
+        fprintf(stderr, "%s: ", what);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s%s%s: ", cli_prog, cmd ? " " : "", cmd ? cmd : "");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s%s%s --help'.\n", cli_prog, cmd ? " " : "", cmd ? cmd : "");
+    return CLI_EXIT_ERROR;
+}
+
+const char *cli_display_name(const char *path)
+{
+    return (!path || strcmp(path, "-") == 0) ? "(standard input)" : path;
+}
+
+/* ---- input ------------------------------------------------------------------- */
+
+/* Inputs above this size get a progress bar when stderr is a terminal. */
+#define PROGRESS_MIN_SIZE (64u << 20)
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int alloc_buffer(cli_input *in)
+{
+    in->cap = CLI_CHUNK + CLI_LOOKAHEAD;
+    in->buf = malloc(in->cap);
+    if (!in->buf) {
+        cli_error(in->name, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int cli_input_open(cli_input *in, const char *path, int progress)
+{
+    struct stat st;
+    memset(in, 0, sizeof *in);
+    in->path = path;
+    in->name = cli_display_name(path);
+    if (!path || strcmp(path, "-") == 0) {
+        in->fd = 0;
+    } else {
+        in->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (in->fd < 0) {
+            cli_error(in->name, "%s", strerror(errno));
+            return -1;
+        }
+    }
+    if (fstat(in->fd, &st) != 0) {
+        cli_error(in->name, "%s", strerror(errno));
+        cli_input_close(in);
+        return -1;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        cli_error(in->name, "%s", strerror(EISDIR));
+        cli_input_close(in);
+        return -1;
+    }
+    in->is_regular = S_ISREG(st.st_mode);
+    in->mode = (unsigned)st.st_mode & 07777u;
+    if (in->is_regular) {
+        in->size = (uint64_t)st.st_size;
+#ifdef POSIX_FADV_SEQUENTIAL
+        (void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    }
+    if (progress > 0)
+        in->progress = true;
+    else if (progress < 0)
+        in->progress = in->is_regular && in->size >= PROGRESS_MIN_SIZE && isatty(2);
+    if (alloc_buffer(in) != 0) {
+        cli_input_close(in);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_input_open_range(cli_input *in, const char *name, int fd, uint64_t start, uint64_t stop)
+{
+    memset(in, 0, sizeof *in);
+    in->name = name;
+    in->fd = -1; /* not owned */
+    in->is_regular = true;
+    in->ranged = true;
+    in->pos = start;
+    in->base = start;
+    in->stop = stop;
+    in->path = NULL;
+    in->size = (uint64_t)fd; /* the descriptor to read, kept here */
+    return alloc_buffer(in);
+}
+
+int cli_input_fill(cli_input *in, size_t keep_from)
+{
+    size_t keep = in->len - keep_from;
+    if (keep_from) {
+        memmove(in->buf, in->buf + keep_from, keep);
+        in->base += keep_from;
+        in->len = keep;
+    }
+    if (in->eof)
+        return 0;
+    for (;;) {
+        size_t want = in->cap - in->len;
+        ssize_t r;
+        if (in->ranged) {
+            uint64_t left = in->stop - in->pos;
+            if (left < want)
+                want = (size_t)left;
+            if (want == 0) {
+                in->eof = true;
+                return 0;
+            }
+            r = pread((int)in->size, in->buf + in->len, want, (off_t)in->pos);
+        } else {
+            r = read(in->fd, in->buf + in->len, want);
+        }
+        if (r > 0) {
+            in->len += (size_t)r;
+            in->pos += (uint64_t)r;
+            if (in->progress)
+                cli_progress_update(in, in->base + in->len);
+            return 1;
+        }
+        if (r == 0) {
+            in->eof = true;
+            return 0;
+        }
+        if (errno == EINTR)
+            continue;
+        cli_error(in->name, "%s", strerror(errno));
+        return -1;
+    }
+}
+
+void cli_input_close(cli_input *in)
+{
+    if (in->progress)
+        cli_progress_end(in);
+    if (!in->ranged && in->fd > 0)
+        close(in->fd);
+    in->fd = -1;
+    free(in->buf);
+    in->buf = NULL;
+}
+
+/* ---- progress bar ------------------------------------------------------------ */
+
+void cli_progress_update(cli_input *in, uint64_t done)
+{
+    double t = now_seconds();
+    char bar[41];
+    unsigned width = 40, fill;
+    if (in->progress_last == 0) {
+        in->progress_last = t; /* start: draw from the next update */
+        in->progress_done = done;
+        return;
+    }
+    if (t - in->progress_last < 0.1) /* at most ten redraws a second */
+        return;
+    in->progress_last = t;
+    in->progress_done = done;
+    if (in->is_regular && in->size) {
+        fill = (unsigned)(done >= in->size ? width : done * width / in->size);
+        memset(bar, '#', fill);
+        memset(bar + fill, '.', width - fill);
+        bar[width] = 0;
+        fprintf(stderr, "\r%s: [%s] %3u%%", in->name, bar,
+                (unsigned)(done >= in->size ? 100 : done * 100 / in->size));
+    } else {
+        fprintf(stderr, "\r%s: %llu MiB", in->name, (unsigned long long)(done >> 20));
+    }
+    fflush(stderr);
+}
+
+void cli_progress_end(cli_input *in)
+{
+    if (in->progress && in->progress_done) {
+        fprintf(stderr, "\r\033[K"); /* erase the bar's line */
+        fflush(stderr);
+    }
+    in->progress = false;
+}
+
+/* ---- output -------------------------------------------------------------------- */
+
+/* The temporary file being written, for the signal handler. Only one
+ * output file is open at a time. */
+static char *volatile pending_tmp;
+
+static void on_signal(int sig)
+{
+    char *t = pending_tmp;
+    if (t)
+        unlink(t); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signal_cleanup(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+}
+
+int cli_output_open(cli_output *out, const char *path, const cli_input *mode_from)
+{
+    struct stat st;
+    memset(out, 0, sizeof *out);
+    out->cap = CLI_CHUNK;
+    out->buf = malloc(out->cap);
+    if (!out->buf) {
+        cli_error(path ? path : "(standard output)", "out of memory");
+        return -1;
+    }
+    if (!path || strcmp(path, "-") == 0) {
+        out->fd = 1;
+        out->name = "(standard output)";
+        return 0;
+    }
+    out->path = path;
+    out->name = path;
+    if (mode_from) {
+        out->mode = mode_from->mode;
+    } else if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            cli_error(path, "%s", strerror(EISDIR));
+            cli_output_abort(out);
+            return -1;
+        }
+        out->mode = (unsigned)st.st_mode & 07777u;
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        out->mode = 0666u & ~(unsigned)um;
+    }
+    {
+        /* DIR/.NAME.utf8kit-XXXXXX, in the directory of path */
+        const char *slash = strrchr(path, '/');
+        size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+        const char *base = path + dlen;
+        size_t n = dlen + 1 + strlen(base) + sizeof ".utf8kit-XXXXXX";
+        out->tmp = malloc(n);
+        if (!out->tmp) {
+            cli_error(path, "out of memory");
+            cli_output_abort(out);
+            return -1;
+        }
+        snprintf(out->tmp, n, "%.*s.%s.utf8kit-XXXXXX", (int)dlen, path, base);
+    }
+    install_signal_cleanup();
+    out->fd = mkstemp(out->tmp);
+    if (out->fd < 0) {
+        int e = errno;
+        free(out->tmp);
+        out->tmp = NULL;
+        cli_error(path, "cannot create a temporary file next to it: %s", strerror(e));
+        cli_output_abort(out);
+        return -1;
+    }
+    pending_tmp = out->tmp;
+    return 0;
+}
+
+static bool write_all(cli_output *out, const unsigned char *p, size_t n)
+{
+    while (n) {
+        ssize_t r = write(out->fd, p, n);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            cli_error(out->name, "%s", strerror(errno));
+            out->failed = true;
+            return false;
+        }
+        p += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+bool cli_output_flush(cli_output *out)
+{
+    if (out->failed)
+        return false;
+    if (out->len) {
+        size_t n = out->len;
+        out->len = 0;
+        return write_all(out, out->buf, n);
+    }
+    return true;
+}
+
+bool cli_output_write(cli_output *out, const void *p, size_t n)
+{
+    if (out->failed)
+        return false;
+    if (out->len + n > out->cap) {
+        if (!cli_output_flush(out))
+            return false;
+        if (n >= out->cap) /* large runs go straight through */
+            return write_all(out, p, n);
+    }
+    memcpy(out->buf + out->len, p, n);
+    out->len += n;
+    return true;
+}
+
+int cli_output_commit(cli_output *out)
+{
+    int rc = 0;
+    if (!cli_output_flush(out))
+        rc = -1;
+    if (rc == 0 && out->tmp) {
+        if (fchmod(out->fd, (mode_t)out->mode) != 0) {
+            cli_error(out->name, "%s", strerror(errno));
+            rc = -1;
+        } else if (fsync(out->fd) != 0) {
+            cli_error(out->name, "%s", strerror(errno));
+            rc = -1;
+        } else if (close(out->fd) != 0) {
+            out->fd = -1;
+            cli_error(out->name, "%s", strerror(errno));
+            rc = -1;
+        } else {
+            out->fd = -1;
+            if (rename(out->tmp, out->path) != 0) {
+                cli_error(out->name, "%s", strerror(errno));
+                rc = -1;
+            } else {
+                pending_tmp = NULL;
+                free(out->tmp);
+                out->tmp = NULL;
+            }
+        }
+    }
+    if (rc != 0) {
+        cli_output_abort(out);
+        return -1;
+    }
+    free(out->buf);
+    out->buf = NULL;
+    return 0;
+}
+
+void cli_output_abort(cli_output *out)
+{
+    if (out->tmp) {
+        if (out->fd >= 0)
+            close(out->fd);
+        unlink(out->tmp);
+        pending_tmp = NULL;
+        free(out->tmp);
+        out->tmp = NULL;
+    }
+    out->fd = -1;
+    free(out->buf);
+    out->buf = NULL;
+}
+
+int cli_stdout_check(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        cli_error("(standard output)", "%s", strerror(e ? e : EIO));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- small helpers ------------------------------------------------------------ */
+
+bool cli_parse_u64(const char *s, uint64_t *v)
+{
+    uint64_t x = 0;
+    if (!s || !*s)
+        return false;
+    for (; *s; s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (d > 9 || x > (UINT64_MAX - d) / 10)
+            return false;
+        x = x * 10 + d;
+    }
+    *v = x;
+    return true;
+}
+
+void cli_hex(const unsigned char *p, size_t n, char *buf, size_t cap)
+{
+    static const char hx[] = "0123456789ABCDEF";
+    size_t o = 0;
+    if (cap)
+        buf[0] = 0;
+    for (size_t i = 0; i < n && o + 4 <= cap; i++) {
+        if (i)
+            buf[o++] = ' ';
+        buf[o++] = hx[p[i] >> 4];
+        buf[o++] = hx[p[i] & 15];
+        buf[o] = 0;
+    }
+}
+
+void cli_json_string(FILE *f, const char *s)
+{
+    size_t len = strlen(s);
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    while (len) {
+        uint32_t cp;
+        size_t n;
+        utf8kit_status st = utf8kit_decode((const char *)p, len, &cp, &n);
+        if (st != UTF8KIT_OK) {
+            fputs("\\ufffd", f);
+        } else if (cp == '"' || cp == '\\') {
+            fputc('\\', f), fputc((int)cp, f);
+        } else if (cp < 0x20) {
+            fprintf(f, "\\u%04x", (unsigned)cp);
+        } else {
+            fwrite(p, 1, n, f);
+        }
+        p += n;
+        len -= n;
+    }
+    fputc('"', f);
+}
