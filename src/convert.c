@@ -264,6 +264,8 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
     if (!make_subst(&x, to, opt->substitute) && opt->policy == UTF8KIT_REPLACE)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
+    if (s == NULL)
+        s = (const unsigned char *)""; /* len 0: no pointer arithmetic on NULL */
     if (d == NULL)
         dst_cap = SIZE_MAX;
 
@@ -390,7 +392,7 @@ utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_c
     static const struct subst x = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
     if (s == NULL && len != 0)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return drive(P_U8_U8, s, len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x);
+    return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x);
 }
 
 /* ---- the typed public functions ------------------------------------------ */
@@ -402,7 +404,7 @@ static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, s
     if ((src == NULL && len != 0) || !policy_ok(pol))
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
     make_subst(&x, to, '?');
-    return drive(p, src, len, dst, dst ? cap : SIZE_MAX, pol, flags, &x);
+    return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, &x);
 }
 
 utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *dst, size_t cap,

@@ -210,6 +210,10 @@ static uint32_t max_cp(utf8kit_encoding e)
 
 /* ---- A: every code point, every encoding ------------------------------------ */
 
+/* Under UTF8KIT_TEST_QUICK (sanitizer builds) the supplementary planes are
+ * sampled: every 7th code point, the BMP stays whole. */
+static int skip_quick(uint32_t c) { return quick && c >= 0x10000 && c % 7 != 0 && c != 0x10FFFF; }
+
 static void test_all_code_points(void)
 {
     size_t e;
@@ -223,7 +227,7 @@ static void test_all_code_points(void)
         if (enc == UTF8KIT_CP1252)
             continue; /* below: its repertoire is not a range */
         for (c = 0; c <= max_cp(enc); c++) {
-            if (c >= 0xD800 && c <= 0xDFFF)
+            if ((c >= 0xD800 && c <= 0xDFFF) || skip_quick(c))
                 continue;
             put(&u32, tmp, ref_utf32(c, tmp, 0));
             put(&ref, tmp, ref_encode(enc, c, tmp));
@@ -304,7 +308,7 @@ static void test_typed_all(void)
     int bo;
     u32 = malloc(0x110000 * sizeof *u32);
     for (c = 0; c <= 0x10FFFF; c++) {
-        if (c >= 0xD800 && c <= 0xDFFF)
+        if ((c >= 0xD800 && c <= 0xDFFF) || skip_quick(c))
             continue;
         u32[n32++] = c;
         put(&u8, tmp, ref_utf8(c, tmp));
@@ -623,7 +627,7 @@ static const char *const mixed[] = {
     "h\xC3\xA9llo w\xC3\xB6rld \xE2\x82\xAC 100 \xF0\x9F\x98\x80!",
     "\xF0\x9F\x98\x80\xF0\x9F\x98\x81\xE6\x97\xA5\xE6\x9C\xAC\xC3\xA9x",
     "ab\xC3\xBF\xC4\x80\xEF\xBB\xBF\xEF\xBF\xBD\xF4\x8F\xBF\xBF",
-    "\xEF\xBB\xBF" "BOM then text \xE2\x80\x94 end",
+    "\xEF\xBB\xBF\x42OM then text \xE2\x80\x94 end",
 };
 /* Invalid UTF-8 inputs. */
 static const char *const broken[] = {
