@@ -12,6 +12,10 @@
 
 #include <stdlib.h>
 
+#ifdef UTF8KIT_HAVE_X86_SIMD
+static int level_cache; /* 0 until detect() ran */
+#endif
+
 const u8k_kernels u8k_scalar_kernels = {
     "scalar",
     u8k_scalar_is_valid,
@@ -27,17 +31,116 @@ const u8k_kernels u8k_scalar_kernels = {
     u8k_scalar_utf8_to_latin1,
 };
 
-/* Every implementation compiled in, best first; scalar is always last.
- * u8k_cpu_has(k) says whether this machine can run k. */
+#ifdef UTF8KIT_HAVE_X86_SIMD
+#include "x86/x86.h"
+
+#include <cpuid.h>
+
+/* What this CPU and OS can run, found once (see x86_level). */
+enum { X86_UNKNOWN = 0, X86_NONE, X86_SSE42, X86_AVX2, X86_AVX512 };
+
+/* CPUID feature bits (Intel SDM vol. 2A, CPUID; AMD APM vol. 3). */
+#define L1_ECX_SSSE3 (1u << 9)
+#define L1_ECX_SSE41 (1u << 19)
+#define L1_ECX_SSE42 (1u << 20)
+#define L1_ECX_POPCNT (1u << 23)
+#define L1_ECX_OSXSAVE (1u << 27) /* the OS enabled XGETBV/XSAVE */
+#define L1_ECX_AVX (1u << 28)
+#define L7_EBX_BMI1 (1u << 3)
+#define L7_EBX_AVX2 (1u << 5)
+#define L7_EBX_BMI2 (1u << 8)
+#define L7_EBX_AVX512F (1u << 16)
+#define L7_EBX_AVX512DQ (1u << 17)
+#define L7_EBX_AVX512CD (1u << 28)
+#define L7_EBX_AVX512BW (1u << 30)
+#define L7_EBX_AVX512VL (1u << 31)
+#define L7_ECX_AVX512VBMI (1u << 1)
+#define L7_ECX_AVX512VBMI2 (1u << 6)
+#define X1_ECX_LZCNT (1u << 5) /* leaf 0x80000001, "ABM" */
+
+/* XCR0: which register states the OS saves on a context switch. A CPU bit
+ * alone is not enough: without these the OS would lose the upper halves. */
+#define XCR0_SSE (1u << 1)
+#define XCR0_YMM (1u << 2)    /* upper 128 bits of YMM0-15 */
+#define XCR0_OPMASK (1u << 5) /* k0-k7 */
+#define XCR0_ZMM_HI256 (1u << 6) /* upper 256 bits of ZMM0-15 */
+#define XCR0_HI16_ZMM (1u << 7)  /* ZMM16-31 */
+
+static uint32_t xcr0(void)
+{
+    uint32_t eax, edx;
+    /* XGETBV with ECX = 0 reads XCR0; spelled as bytes so that no -mxsave
+     * is needed (only executed once OSXSAVE says it exists). */
+    __asm__ volatile(".byte 0x0f, 0x01, 0xd0" : "=a"(eax), "=d"(edx) : "c"(0));
+    (void)edx;
+    return eax;
+}
+
+#define ALL(x, bits) (((x) & (bits)) == (bits))
+
+static int detect(void)
+{
+    unsigned a, b, c, d, b7 = 0, c7 = 0, cx = 0, max;
+    uint32_t x = 0;
+    if (!__get_cpuid(0, &max, &b, &c, &d) || max < 1)
+        return X86_NONE;
+    __get_cpuid(1, &a, &b, &c, &d);
+    if (max >= 7)
+        __cpuid_count(7, 0, a, b7, c7, d);
+    if (__get_cpuid(0x80000001u, &a, &b, &cx, &d) == 0)
+        cx = 0;
+    if (c & L1_ECX_OSXSAVE)
+        x = xcr0();
+    if (ALL(c, L1_ECX_OSXSAVE | L1_ECX_AVX) && ALL(x, XCR0_SSE | XCR0_YMM) &&
+        ALL(b7, L7_EBX_AVX2 | L7_EBX_BMI1 | L7_EBX_BMI2) && (cx & X1_ECX_LZCNT) &&
+        (c & L1_ECX_POPCNT)) {
+        if (ALL(x, XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM) &&
+            ALL(b7, L7_EBX_AVX512F | L7_EBX_AVX512DQ | L7_EBX_AVX512CD | L7_EBX_AVX512BW |
+                        L7_EBX_AVX512VL) &&
+            ALL(c7, L7_ECX_AVX512VBMI | L7_ECX_AVX512VBMI2))
+            return X86_AVX512;
+        return X86_AVX2;
+    }
+    if (ALL(c, L1_ECX_SSSE3 | L1_ECX_SSE41 | L1_ECX_SSE42 | L1_ECX_POPCNT))
+        return X86_SSE42;
+    return X86_NONE;
+}
+
+/* The detected level, cached so that CPUID runs once per process. */
+static int x86_level(void)
+{
+    int l = __atomic_load_n(&level_cache, __ATOMIC_RELAXED);
+    if (l == X86_UNKNOWN) {
+        l = detect();
+        __atomic_store_n(&level_cache, l, __ATOMIC_RELAXED);
+    }
+    return l;
+}
+#endif
+
+/* Every implementation compiled in, best first; scalar is always last. */
 static const u8k_kernels *const candidates[] = {
+#ifdef UTF8KIT_HAVE_X86_SIMD
+    &u8k_avx512_kernels,
+    &u8k_avx2_kernels,
+    &u8k_sse42_kernels,
+#endif
     &u8k_scalar_kernels,
 };
 #define N_CANDIDATES (sizeof candidates / sizeof candidates[0])
 
+/* cpu_has(k) says whether this machine can run k. */
 static bool cpu_has(const u8k_kernels *k)
 {
-    (void)k;
-    return true;
+#ifdef UTF8KIT_HAVE_X86_SIMD
+    if (k == &u8k_avx512_kernels)
+        return x86_level() >= X86_AVX512;
+    if (k == &u8k_avx2_kernels)
+        return x86_level() >= X86_AVX2;
+    if (k == &u8k_sse42_kernels)
+        return x86_level() >= X86_SSE42;
+#endif
+    return k == &u8k_scalar_kernels;
 }
 
 static const u8k_kernels *active;

@@ -1,0 +1,187 @@
+/*
+ * simd/transcode.h - transcoding kernels, written once for every vector
+ * width, on top of the vector layer of simd/validate.h plus:
+ *
+ *   v_store(p, v)              VW bytes to p, any alignment
+ *   v_store_widen16(d, v, be)  VW 16-bit units, unit k = byte k of v
+ *                              (big-endian in memory when be)
+ *   v_store_widen32(d, v)      VW 32-bit units, unit k = byte k of v
+ *   v_narrow16(s, be, &v)      load VW 16-bit units; true when all are
+ *                              below 0x80, and then v holds them as bytes
+ *   v_narrow32(s, &v)          the same for VW 32-bit units
+ *
+ * Shape of every kernel: whole blocks of ASCII go through the vector
+ * unit, where the conversion is a plain widening or narrowing and cannot
+ * fail; anything else is handed, a stretch at a time, to the scalar
+ * reference kernel, and the vector path resumes after it. A stretch ends
+ * on a character start when the input is valid, so the scalar call on it
+ * succeeds exactly when the reference would have converted those same
+ * characters. When the stretch call reports an input error (possibly
+ * only because the stretch cut a bad sequence short) the reference is run
+ * again on the whole rest of the input, whose result is then the answer:
+ * so every status, offset and count is the reference's own.
+ */
+#ifndef UTF8KIT_SIMD_TRANSCODE_H
+#define UTF8KIT_SIMD_TRANSCODE_H
+
+#include "internal.h"
+
+/* How much the scalar kernel converts per call before the vector path
+ * looks for ASCII blocks again. */
+#define U8K_STRETCH (4 * VW)
+
+U8K_INLINE utf8kit_result u8k_shift(utf8kit_result r, size_t read, size_t written)
+{
+    r.read += read;
+    r.written += written;
+    return r;
+}
+
+/* End of the stretch of UTF-8 starting at i: about U8K_STRETCH bytes,
+ * moved back (at most 3 bytes) so as not to cut a character. */
+U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
+{
+    size_t j = i + U8K_STRETCH, k;
+    if (j >= len)
+        return len;
+    for (k = 0; k < 3 && u8k_is_cont(s[j - k]); k++)
+        ;
+    return j - k > i ? j - k : j;
+}
+
+/* The generic UTF-8 -> X loop. ASCII(i, o) converts VW ASCII bytes at
+ * src + i to dst + o; SCALAR(s, n, d, c) is the reference kernel. */
+#define U8K_FROM_UTF8_LOOP(ASCII, SCALAR)                                                  \
+    size_t i = 0, o = 0;                                                                   \
+    utf8kit_result r;                                                                      \
+    for (;;) {                                                                             \
+        size_t j;                                                                          \
+        while (i + VW <= len && o + VW <= cap) {                                           \
+            u8k_v v = v_load(src + i);                                                     \
+            if (v_high(v))                                                                 \
+                break;                                                                     \
+            ASCII;                                                                         \
+            i += VW;                                                                       \
+            o += VW;                                                                       \
+        }                                                                                  \
+        if (i + VW > len || o + VW > cap)                                                  \
+            break;                                                                         \
+        j = u8k_stretch8(src, len, i);                                                     \
+        r = SCALAR(src + i, j - i, dst + o, cap - o);                                      \
+        if (r.status == UTF8KIT_OK) {                                                      \
+            i = j;                                                                         \
+            o += r.written;                                                                \
+            continue;                                                                      \
+        }                                                                                  \
+        if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)                                      \
+            return u8k_shift(r, i, o);                                                     \
+        break;                                                                             \
+    }                                                                                      \
+    r = SCALAR(src + i, len - i, dst + o, cap - o);                                        \
+    return u8k_shift(r, i, o)
+
+static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
+                                         size_t cap, unsigned flags)
+{
+    bool be = (flags & U8K_BE) != 0;
+#define SC(s, n, d, c) u8k_scalar_utf8_to_utf16(s, n, d, c, flags)
+    U8K_FROM_UTF8_LOOP(v_store_widen16(dst + o, v, be), SC);
+#undef SC
+}
+
+static utf8kit_result simd_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
+                                         size_t cap, unsigned flags)
+{
+#define SC(s, n, d, c) u8k_scalar_utf8_to_utf32(s, n, d, c, flags)
+    U8K_FROM_UTF8_LOOP(v_store_widen32(dst + o, v), SC);
+#undef SC
+}
+
+static utf8kit_result simd_utf8_to_latin1(const unsigned char *src, size_t len, unsigned char *dst,
+                                          size_t cap, unsigned flags)
+{
+#define SC(s, n, d, c) u8k_scalar_utf8_to_latin1(s, n, d, c, flags)
+    U8K_FROM_UTF8_LOOP(v_store(dst + o, v), SC);
+#undef SC
+}
+
+static utf8kit_result simd_latin1_to_utf8(const unsigned char *src, size_t len, unsigned char *dst,
+                                          size_t cap)
+{
+    /* Latin-1 has no errors; a stretch may end anywhere. */
+#define SC(s, n, d, c) u8k_scalar_latin1_to_utf8(s, n, d, c)
+#define u8k_stretch8(s, n, i) ((n) - (i) > U8K_STRETCH ? (i) + U8K_STRETCH : (n))
+    U8K_FROM_UTF8_LOOP(v_store(dst + o, v), SC);
+#undef u8k_stretch8
+#undef SC
+}
+
+/* The UTF-16 / UTF-32 -> UTF-8 loop: NARROW(&v) loads VW units at src + i
+ * and is true when they are all ASCII; STRETCH_END(i) ends a stretch. */
+#define U8K_TO_UTF8_LOOP(NARROW, STRETCH_END, SCALAR)                                      \
+    size_t i = 0, o = 0;                                                                   \
+    utf8kit_result r;                                                                      \
+    for (;;) {                                                                             \
+        size_t j;                                                                          \
+        u8k_v v;                                                                           \
+        while (i + VW <= len && o + VW <= cap && NARROW(&v)) {                             \
+            v_store(dst + o, v);                                                           \
+            i += VW;                                                                       \
+            o += VW;                                                                       \
+        }                                                                                  \
+        if (i + VW > len || o + VW > cap)                                                  \
+            break;                                                                         \
+        j = STRETCH_END(i);                                                                \
+        r = SCALAR(src + i, j - i, dst + o, cap - o);                                      \
+        if (r.status == UTF8KIT_OK) {                                                      \
+            i = j;                                                                         \
+            o += r.written;                                                                \
+            continue;                                                                      \
+        }                                                                                  \
+        if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)                                      \
+            return u8k_shift(r, i, o);                                                     \
+        break;                                                                             \
+    }                                                                                      \
+    r = SCALAR(src + i, len - i, dst + o, cap - o);                                        \
+    return u8k_shift(r, i, o)
+
+/* A UTF-16 stretch must not end between the two halves of a pair: stop
+ * one unit early when its last unit is a high surrogate (D800..DBFF). */
+U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)
+{
+    size_t j = i + U8K_STRETCH;
+    unsigned u;
+    if (j >= len)
+        return len;
+    u = s[j - 1];
+    if (be)
+        u = ((u & 0xFFu) << 8) | (u >> 8);
+    return (u & 0xFC00u) == 0xD800u ? j - 1 : j;
+}
+
+static utf8kit_result simd_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
+                                         size_t cap, unsigned flags)
+{
+    bool be = (flags & U8K_BE) != 0;
+#define NARROW(pv) v_narrow16(src + i, be, pv)
+#define END(i) u8k_stretch16(src, len, i, be)
+#define SC(s, n, d, c) u8k_scalar_utf16_to_utf8(s, n, d, c, flags)
+    U8K_TO_UTF8_LOOP(NARROW, END, SC);
+#undef SC
+#undef END
+#undef NARROW
+}
+
+static utf8kit_result simd_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
+                                         size_t cap, unsigned flags)
+{
+#define NARROW(pv) v_narrow32(src + i, pv)
+#define END(i) ((len) - (i) > U8K_STRETCH ? (i) + U8K_STRETCH : (len))
+#define SC(s, n, d, c) u8k_scalar_utf32_to_utf8(s, n, d, c, flags)
+    U8K_TO_UTF8_LOOP(NARROW, END, SC);
+#undef SC
+#undef END
+#undef NARROW
+}
+
+#endif /* UTF8KIT_SIMD_TRANSCODE_H */

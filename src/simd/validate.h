@@ -1,0 +1,316 @@
+/*
+ * simd/validate.h - UTF-8 validation and counting, written once for every
+ * vector width.
+ *
+ * Included by one kernel file per instruction set (src/x86/kernels_*.c,
+ * src/arm/kernels_neon.c) after it has defined the small vector layer
+ * below; everything here is static, so each file gets its own copy
+ * compiled for its own instructions.
+ *
+ *   u8k_v           a vector of VW bytes (VW = 16, 32 or 64)
+ *   v_load(p)       VW bytes from p, any alignment
+ *   v_splat(b)      every byte b
+ *   v_table(t)      the 16-byte table t, repeated in every 128-bit lane
+ *   v_lookup(t, i)  byte i[k] (0..15) of t's lane, for every k
+ *   v_and, v_or, v_xor
+ *   v_shr4(v)       every byte shifted right by 4 (its high nibble)
+ *   v_prev{1,2,3}(cur, prev)  the bytes 1, 2, 3 places earlier in the
+ *                   stream prev|cur (prev is the previous block)
+ *   v_subs(a, b)    unsigned saturating a - b per byte
+ *   v_any(v)        some byte is non-zero
+ *   v_high(v)       bit k = high bit of byte k
+ *   v_count_gt(v, t)  how many bytes are > t as signed bytes
+ *
+ * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
+ * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
+ * Practice and Experience 51(5), 2021, rebuilt here from its description:
+ *
+ * Every error in UTF-8 shows in some pair of adjacent bytes (p, c), as a
+ * function of three nibbles: p's high nibble, p's low nibble and c's high
+ * nibble; or in the rule that the 2nd and 3rd bytes after a 3- or 4-byte
+ * lead must be continuations. Each error kind below gets one bit and is a
+ * product set H1 x L1 x H2 of those nibbles, so three 16-entry tables
+ * (bit set in T1[h1] for each h1 in H1, and so on) and two ANDs give, for
+ * every byte at once, the set of pair rules it breaks.
+ *
+ *   bit           p          c          meaning
+ *   TOO_SHORT     C0..FF     00..7F,C0..FF  a lead not followed by a tail
+ *   TOO_LONG      00..7F     80..BF     a tail after ASCII
+ *   OVERLONG_3    E0         80..9F     3 bytes for < U+0800
+ *   TOO_LARGE     F4..FF     90..BF     above U+10FFFF
+ *   SURROGATE     ED         A0..BF     U+D800..U+DFFF
+ *   OVERLONG_2    C0,C1      80..BF     2 bytes for < U+0080
+ *   OVL4_TL8      F0,F5..FF  80..8F     4 bytes for < U+10000, or F5+ tails
+ *   TWO_TAILS     80..BF     80..BF     a tail after a tail
+ *
+ * (F5..FF are treated as 4-byte leads; any tail after them is TOO_LARGE or
+ * OVL4_TL8, and no tail after them is TOO_SHORT, so every use is caught.)
+ * TWO_TAILS is an error exactly when c is NOT the 2nd or 3rd byte after a
+ * 3- or 4-byte lead, and that position rule is an error when c is not a
+ * tail; both are the XOR of TWO_TAILS with "prev2 >= E0 or prev3 >= F0".
+ * An input may not end inside a sequence: the last block is padded with
+ * zeros (ASCII), which then breaks TOO_SHORT or the position rule.
+ *
+ * The SIMD pass only says which block holds the first error. The scalar
+ * reference (u8k_scalar_validate), started at the character that contains
+ * that block's first byte, then finds its exact offset, kind and length,
+ * so the result is the reference's on every input.
+ */
+#ifndef UTF8KIT_SIMD_VALIDATE_H
+#define UTF8KIT_SIMD_VALIDATE_H
+
+#include "internal.h"
+
+#define U8K_TOO_SHORT 0x01
+#define U8K_TOO_LONG 0x02
+#define U8K_OVERLONG_3 0x04
+#define U8K_TOO_LARGE 0x08
+#define U8K_SURROGATE 0x10
+#define U8K_OVERLONG_2 0x20
+#define U8K_OVL4_TL8 0x40
+#define U8K_TWO_TAILS 0x80
+
+/* Indexed by the high nibble of the first byte p. */
+static const unsigned char u8k_t_p_high[16] = {
+    /* 0..7 ASCII */
+    U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG,
+    U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG,
+    /* 8..B tails */
+    U8K_TWO_TAILS, U8K_TWO_TAILS, U8K_TWO_TAILS, U8K_TWO_TAILS,
+    /* C: 2-byte leads (C0, C1 overlong) */
+    U8K_TOO_SHORT | U8K_OVERLONG_2,
+    /* D: 2-byte leads */
+    U8K_TOO_SHORT,
+    /* E: 3-byte leads (E0 overlong, ED surrogates) */
+    U8K_TOO_SHORT | U8K_OVERLONG_3 | U8K_SURROGATE,
+    /* F: 4-byte leads and F5..FF */
+    U8K_TOO_SHORT | U8K_TOO_LARGE | U8K_OVL4_TL8,
+};
+
+/* Indexed by the low nibble of the first byte p. The rules that do not
+ * depend on it have their bit in every entry. */
+#define U8K_ANY_LOW (U8K_TOO_SHORT | U8K_TOO_LONG | U8K_TWO_TAILS)
+static const unsigned char u8k_t_p_low[16] = {
+    /* 0: C0, E0, F0 */ U8K_ANY_LOW | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_OVL4_TL8,
+    /* 1: C1 */ U8K_ANY_LOW | U8K_OVERLONG_2,
+    /* 2 */ U8K_ANY_LOW,
+    /* 3 */ U8K_ANY_LOW,
+    /* 4: F4 */ U8K_ANY_LOW | U8K_TOO_LARGE,
+    /* 5..F: F5..FF (and ED for D) */
+    U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8, U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8,
+    U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8, U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8,
+    U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8, U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8,
+    U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8, U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8,
+    U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8 | U8K_SURROGATE,
+    U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8, U8K_ANY_LOW | U8K_TOO_LARGE | U8K_OVL4_TL8,
+};
+
+/* Indexed by the high nibble of the second byte c. */
+#define U8K_NOT_TAIL U8K_TOO_SHORT
+static const unsigned char u8k_t_c_high[16] = {
+    /* 0..7 */
+    U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
+    U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
+    /* 8 */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_OVL4_TL8,
+    /* 9 */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_TOO_LARGE,
+    /* A */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_SURROGATE | U8K_TOO_LARGE,
+    /* B */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_SURROGATE | U8K_TOO_LARGE,
+    /* C..F */
+    U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
+};
+
+/* Validation state carried from block to block. */
+typedef struct {
+    u8k_v prev;  /* the previous block (zeros before the first) */
+    u8k_v t1, t2, t3;
+    u8k_v nib, e0, f0, hi;
+} u8k_vstate;
+
+U8K_INLINE void u8k_vinit(u8k_vstate *st)
+{
+    st->prev = v_splat(0);
+    st->t1 = v_table(u8k_t_p_high);
+    st->t2 = v_table(u8k_t_p_low);
+    st->t3 = v_table(u8k_t_c_high);
+    st->nib = v_splat(0x0F);
+    st->e0 = v_splat(0xE0 - 0x80);
+    st->f0 = v_splat(0xF0 - 0x80);
+    st->hi = v_splat(0x80);
+}
+
+/* The error bits of block `cur` (any non-zero byte: an error ends in it). */
+U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur)
+{
+    u8k_v p1 = v_prev1(cur, st->prev);
+    u8k_v rules = v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
+                        v_lookup(st->t3, v_shr4(cur)));
+    /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
+     * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
+    u8k_v third = v_subs(v_prev2(cur, st->prev), st->e0);
+    u8k_v fourth = v_subs(v_prev3(cur, st->prev), st->f0);
+    return v_xor(rules, v_and(v_or(third, fourth), st->hi));
+}
+
+/* u8k_vscan validates s[0..len) from a fresh start (as if nothing came
+ * before s). It returns true when the input is valid; otherwise *at is the
+ * offset of the first block where an error shows (a multiple of VW; it is
+ * len when only the zero padding after a whole last block shows that the
+ * input ends inside a sequence). When `counting`, *nc gets the number of
+ * non-continuation bytes and *n4 the number of bytes >= F0 in the blocks
+ * before *at (all of s when valid). */
+U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t *nc, size_t *n4,
+                          bool counting)
+{
+    u8k_vstate st;
+    unsigned char tail[VW];
+    size_t i = 0, c = 0, q = 0;
+    u8k_v tailmax;
+    u8k_vinit(&st);
+    /* After an ASCII block the state is clean unless the block before it
+     * ended inside a sequence: its last three bytes against these limits. */
+    {
+        unsigned char lim[VW];
+        memset(lim, 0xFF, VW);
+        lim[VW - 3] = 0xEF; /* a 4-byte lead 3 from the end wants 3 more... */
+        lim[VW - 2] = 0xDF; /* ...3-byte lead 2 from the end, */
+        lim[VW - 1] = 0xBF; /* ...any lead last */
+        tailmax = v_load(lim);
+    }
+    for (; i + VW <= len; i += VW) {
+        u8k_v cur = v_load(s + i);
+        if (v_high(cur) == 0) {
+            if (v_any(v_subs(st.prev, tailmax)))
+                goto fail;
+            c += VW;
+        } else {
+            if (v_any(u8k_vcheck(&st, cur)))
+                goto fail;
+            if (counting) {
+                /* As signed bytes, non-continuation bytes are those
+                 * > -65 (BF); bytes >= F0 are those > -17 (EF) but not
+                 * > -1 (the ASCII ones). */
+                c += v_count_gt(cur, -65);
+                q += v_count_gt(cur, -17) - v_count_gt(cur, -1);
+            }
+        }
+        st.prev = cur;
+    }
+    {
+        size_t rem = len - i;
+        u8k_v cur;
+        memset(tail, 0, VW);
+        if (rem)
+            memcpy(tail, s + i, rem);
+        cur = v_load(tail);
+        if (v_any(u8k_vcheck(&st, cur)))
+            goto fail;
+        if (counting) {
+            /* The VW - rem zero bytes of padding count as characters. */
+            c += v_count_gt(cur, -65) - (VW - rem);
+            q += v_count_gt(cur, -17) - v_count_gt(cur, -1);
+        }
+        if (counting) {
+            *nc = c;
+            *n4 = q;
+        }
+        return true;
+    }
+fail:
+    if (counting) {
+        *nc = c;
+        *n4 = q;
+    }
+    *at = i;
+    return false;
+}
+
+/* Where the scalar reference restarts for an error first seen in the
+ * block at offset b: the start of the last character before b. The
+ * blocks before b held no error, so that character began at most 3 bytes
+ * earlier, at the nearest non-continuation byte; if b-3..b-1 are all
+ * tails, they end a complete 4-byte character and b itself is a start. */
+U8K_INLINE size_t u8k_back_to_start(const unsigned char *s, size_t b)
+{
+    size_t k;
+    for (k = 1; k <= 3 && k <= b; k++)
+        if (!u8k_is_cont(s[b - k]))
+            return b - k;
+    return b;
+}
+
+static bool simd_is_valid(const unsigned char *s, size_t len)
+{
+    size_t b;
+    return u8k_vscan(s, len, &b, NULL, NULL, false);
+}
+
+static utf8kit_result simd_validate(const unsigned char *s, size_t len)
+{
+    size_t b, r;
+    utf8kit_result res;
+    if (u8k_vscan(s, len, &b, NULL, NULL, false))
+        return u8k_res(UTF8KIT_OK, len, 0, 0);
+    r = u8k_back_to_start(s, b);
+    res = u8k_scalar_validate(s + r, len - r);
+    res.read += r;
+    return res;
+}
+
+static size_t simd_ascii_prefix(const unsigned char *s, size_t len)
+{
+    size_t i = 0;
+    for (; i + VW <= len; i += VW) {
+        uint64_t m = v_high(v_load(s + i));
+        if (m)
+            return i + (size_t)__builtin_ctzll(m);
+    }
+    return i + u8k_scalar_ascii_prefix(s + i, len - i);
+}
+
+/* Counting: valid stretches are counted by the vector pass; at a block
+ * with an error the scalar counter takes over from the character start
+ * before it until past that block, and the vector pass restarts there
+ * from a fresh state. That is exact because the scalar decoder keeps no
+ * state between characters: counting s[0..p) and s[p..) separately at a
+ * boundary p it reached gives the same total. */
+U8K_INLINE size_t u8k_simd_count(const unsigned char *s, size_t len, bool utf16)
+{
+    size_t pos = 0, total = 0;
+    while (pos < len) {
+        size_t nc = 0, n4 = 0, b, r, k, stop;
+        bool ok = u8k_vscan(s + pos, len - pos, &b, &nc, &n4, true);
+        total += nc + (utf16 ? n4 : 0);
+        if (ok)
+            break;
+        b += pos;
+        /* The vector pass counted s[pos..b); bytes r..b-1 are a lead and
+         * its tails, whose character is counted again below. */
+        r = b > pos ? u8k_back_to_start(s, b) : b;
+        if (r < pos)
+            r = pos;
+        for (k = r; k < b; k++)
+            if (!u8k_is_cont(s[k]))
+                total -= 1 + (utf16 && s[k] >= 0xF0);
+        stop = b + VW < len ? b + VW : len;
+        k = r;
+        while (k < stop) {
+            uint32_t cp;
+            size_t n;
+            if (u8k_decode_step(s + k, len - k, &cp, &n) == UTF8KIT_OK && utf16 && n == 4)
+                total++;
+            total++;
+            k += n;
+        }
+        pos = k;
+    }
+    return total;
+}
+
+static size_t simd_count(const unsigned char *s, size_t len) { return u8k_simd_count(s, len, false); }
+
+static size_t simd_utf16_length(const unsigned char *s, size_t len)
+{
+    return u8k_simd_count(s, len, true);
+}
+
+#endif /* UTF8KIT_SIMD_VALIDATE_H */

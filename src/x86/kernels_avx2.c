@@ -1,0 +1,113 @@
+/*
+ * kernels_avx2.c - the vector layer for AVX2 (32-byte blocks) and the
+ * kernel table built from src/simd/. Compiled with -mavx2 -mbmi -mbmi2
+ * -mlzcnt -mpopcnt.
+ */
+#include "x86/x86.h"
+
+#include <immintrin.h>
+
+typedef __m256i u8k_v;
+#define VW 32
+
+U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)p); }
+U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm256_storeu_si256((__m256i *)p, v); }
+U8K_INLINE u8k_v v_splat(unsigned char b) { return _mm256_set1_epi8((char)b); }
+U8K_INLINE u8k_v v_table(const unsigned char t[16])
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t));
+}
+U8K_INLINE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm256_shuffle_epi8(t, i); }
+U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return _mm256_and_si256(a, b); }
+U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return _mm256_or_si256(a, b); }
+U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm256_xor_si256(a, b); }
+U8K_INLINE u8k_v v_shr4(u8k_v v) { return _mm256_and_si256(_mm256_srli_epi16(v, 4), v_splat(0x0F)); }
+/* alignr works within 128-bit lanes, so it is given, as its low operand,
+ * the vector whose low lane is prev's high lane and whose high lane is
+ * cur's low lane. */
+U8K_INLINE u8k_v v_mid(u8k_v c, u8k_v p) { return _mm256_permute2x128_si256(p, c, 0x21); }
+U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm256_alignr_epi8(c, v_mid(c, p), 15); }
+U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm256_alignr_epi8(c, v_mid(c, p), 14); }
+U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm256_alignr_epi8(c, v_mid(c, p), 13); }
+U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return _mm256_subs_epu8(a, b); }
+U8K_INLINE bool v_any(u8k_v v) { return !_mm256_testz_si256(v, v); }
+U8K_INLINE uint64_t v_high(u8k_v v) { return (uint64_t)(uint32_t)_mm256_movemask_epi8(v); }
+U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
+{
+    return (unsigned)_mm_popcnt_u32(
+        (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(t))));
+}
+
+U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+{
+    __m256i a = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
+    __m256i b = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1));
+    if (be) {
+        a = _mm256_slli_epi16(a, 8);
+        b = _mm256_slli_epi16(b, 8);
+    }
+    _mm256_storeu_si256((__m256i *)d, a);
+    _mm256_storeu_si256((__m256i *)(d + 16), b);
+}
+
+U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+{
+    __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
+    _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu8_epi32(lo));
+    _mm256_storeu_si256((__m256i *)(d + 8), _mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8)));
+    _mm256_storeu_si256((__m256i *)(d + 16), _mm256_cvtepu8_epi32(hi));
+    _mm256_storeu_si256((__m256i *)(d + 24), _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)));
+}
+
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 16));
+    __m256i m = _mm256_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), m))
+        return false;
+    if (be) {
+        a = _mm256_srli_epi16(a, 8);
+        b = _mm256_srli_epi16(b, 8);
+    }
+    /* packus interleaves the lanes (a0 b0 a1 b1); permute4x64 puts them back. */
+    *out = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+    return true;
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 8));
+    __m256i c = _mm256_loadu_si256((const __m256i *)(s + 16));
+    __m256i d = _mm256_loadu_si256((const __m256i *)(s + 24));
+    __m256i m = _mm256_set1_epi32((int)0xFFFFFF80u);
+    __m256i ab, cd;
+    if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), m))
+        return false;
+    /* Two in-lane packs scramble the 32-bit groups to a0 b0 c0 d0 a1 b1 c1
+     * d1 (each 4 bytes); a cross-lane dword permutation restores order. */
+    ab = _mm256_packs_epi32(a, b);
+    cd = _mm256_packs_epi32(c, d);
+    *out = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd),
+                                       _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    return true;
+}
+
+#include "simd/validate.h"
+#include "simd/transcode.h"
+
+const u8k_kernels u8k_avx2_kernels = {
+    "avx2",
+    simd_is_valid,
+    simd_validate,
+    simd_ascii_prefix,
+    simd_count,
+    simd_utf16_length,
+    simd_utf8_to_utf16,
+    simd_utf8_to_utf32,
+    simd_utf16_to_utf8,
+    simd_utf32_to_utf8,
+    simd_latin1_to_utf8,
+    simd_utf8_to_latin1,
+};

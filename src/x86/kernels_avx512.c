@@ -1,0 +1,115 @@
+/*
+ * kernels_avx512.c - the vector layer for AVX-512 (64-byte blocks: F, BW,
+ * VL, VBMI, VBMI2) and the kernel table built from src/simd/.
+ */
+#include "x86/x86.h"
+
+#include <immintrin.h>
+
+typedef __m512i u8k_v;
+#define VW 64
+
+U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm512_loadu_si512((const void *)p); }
+U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm512_storeu_si512((void *)p, v); }
+U8K_INLINE u8k_v v_splat(unsigned char b) { return _mm512_set1_epi8((char)b); }
+U8K_INLINE u8k_v v_table(const unsigned char t[16])
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+}
+U8K_INLINE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm512_shuffle_epi8(t, i); }
+U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return _mm512_and_si512(a, b); }
+U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return _mm512_or_si512(a, b); }
+U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm512_xor_si512(a, b); }
+U8K_INLINE u8k_v v_shr4(u8k_v v) { return _mm512_and_si512(_mm512_srli_epi16(v, 4), v_splat(0x0F)); }
+/* VBMI's two-table byte permutation reads the stream prev|cur directly:
+ * index k - n (mod 128) picks byte k - n of cur, or, when it wraps, byte
+ * 64 + k - n of prev (bit 6 of the index selects prev). */
+U8K_INLINE u8k_v v_shift_idx(int n)
+{
+    unsigned char idx[64];
+    int k;
+    for (k = 0; k < 64; k++)
+        idx[k] = (unsigned char)((k - n) & 127);
+    return _mm512_loadu_si512((const void *)idx);
+}
+U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, v_shift_idx(1), p); }
+U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, v_shift_idx(2), p); }
+U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, v_shift_idx(3), p); }
+U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return _mm512_subs_epu8(a, b); }
+U8K_INLINE bool v_any(u8k_v v) { return _mm512_test_epi8_mask(v, v) != 0; }
+U8K_INLINE uint64_t v_high(u8k_v v) { return (uint64_t)_mm512_movepi8_mask(v); }
+U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
+{
+    return (unsigned)_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(v, _mm512_set1_epi8(t)));
+}
+
+U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+{
+    __m512i a = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
+    __m512i b = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1));
+    if (be) {
+        a = _mm512_slli_epi16(a, 8);
+        b = _mm512_slli_epi16(b, 8);
+    }
+    _mm512_storeu_si512((void *)d, a);
+    _mm512_storeu_si512((void *)(d + 32), b);
+}
+
+U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+{
+    _mm512_storeu_si512((void *)d, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
+    _mm512_storeu_si512((void *)(d + 16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
+    _mm512_storeu_si512((void *)(d + 32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
+    _mm512_storeu_si512((void *)(d + 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
+}
+
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+{
+    __m512i a = _mm512_loadu_si512((const void *)s);
+    __m512i b = _mm512_loadu_si512((const void *)(s + 32));
+    __m512i m = _mm512_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
+    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), m))
+        return false;
+    if (be) {
+        a = _mm512_srli_epi16(a, 8);
+        b = _mm512_srli_epi16(b, 8);
+    }
+    *out = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(a)),
+                              _mm512_cvtepi16_epi8(b), 1);
+    return true;
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    __m512i a = _mm512_loadu_si512((const void *)s);
+    __m512i b = _mm512_loadu_si512((const void *)(s + 16));
+    __m512i c = _mm512_loadu_si512((const void *)(s + 32));
+    __m512i d = _mm512_loadu_si512((const void *)(s + 48));
+    __m512i m = _mm512_set1_epi32((int)0xFFFFFF80u);
+    __m512i r;
+    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)), m))
+        return false;
+    r = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(a));
+    r = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(b), 1);
+    r = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(c), 2);
+    *out = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(d), 3);
+    return true;
+}
+
+#include "simd/validate.h"
+#include "simd/transcode.h"
+
+const u8k_kernels u8k_avx512_kernels = {
+    "avx512",
+    simd_is_valid,
+    simd_validate,
+    simd_ascii_prefix,
+    simd_count,
+    simd_utf16_length,
+    simd_utf8_to_utf16,
+    simd_utf8_to_utf32,
+    simd_utf16_to_utf8,
+    simd_utf32_to_utf8,
+    simd_latin1_to_utf8,
+    simd_utf8_to_latin1,
+};

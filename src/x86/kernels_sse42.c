@@ -1,0 +1,91 @@
+/*
+ * kernels_sse42.c - the vector layer for SSE4.2 (16-byte blocks) and the
+ * kernel table built from src/simd/. Compiled with -msse4.2 -mpopcnt.
+ */
+#include "x86/x86.h"
+
+#include <immintrin.h>
+
+typedef __m128i u8k_v;
+#define VW 16
+
+U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)p); }
+U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm_storeu_si128((__m128i *)p, v); }
+U8K_INLINE u8k_v v_splat(unsigned char b) { return _mm_set1_epi8((char)b); }
+U8K_INLINE u8k_v v_table(const unsigned char t[16]) { return v_load(t); }
+U8K_INLINE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm_shuffle_epi8(t, i); }
+U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return _mm_and_si128(a, b); }
+U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return _mm_or_si128(a, b); }
+U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm_xor_si128(a, b); }
+U8K_INLINE u8k_v v_shr4(u8k_v v) { return _mm_and_si128(_mm_srli_epi16(v, 4), v_splat(0x0F)); }
+U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm_alignr_epi8(c, p, 15); }
+U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm_alignr_epi8(c, p, 14); }
+U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm_alignr_epi8(c, p, 13); }
+U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return _mm_subs_epu8(a, b); }
+U8K_INLINE bool v_any(u8k_v v) { return !_mm_testz_si128(v, v); }
+U8K_INLINE uint64_t v_high(u8k_v v) { return (uint64_t)(unsigned)_mm_movemask_epi8(v); }
+U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
+{
+    return (unsigned)_mm_popcnt_u32((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(t))));
+}
+
+U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+{
+    __m128i z = _mm_setzero_si128();
+    __m128i lo = be ? _mm_unpacklo_epi8(z, v) : _mm_unpacklo_epi8(v, z);
+    __m128i hi = be ? _mm_unpackhi_epi8(z, v) : _mm_unpackhi_epi8(v, z);
+    _mm_storeu_si128((__m128i *)d, lo);
+    _mm_storeu_si128((__m128i *)(d + 8), hi);
+}
+
+U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+{
+    _mm_storeu_si128((__m128i *)d, _mm_cvtepu8_epi32(v));
+    _mm_storeu_si128((__m128i *)(d + 4), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
+    _mm_storeu_si128((__m128i *)(d + 8), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
+    _mm_storeu_si128((__m128i *)(d + 12), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+}
+
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 8));
+    /* ASCII: no bit outside 0x007F (or 0x7F00 when big-endian). */
+    __m128i m = _mm_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
+    if (!_mm_testz_si128(_mm_or_si128(a, b), m))
+        return false;
+    if (be) {
+        a = _mm_srli_epi16(a, 8);
+        b = _mm_srli_epi16(b, 8);
+    }
+    *out = _mm_packus_epi16(a, b);
+    return true;
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 4));
+    __m128i c = _mm_loadu_si128((const __m128i *)(s + 8)), d = _mm_loadu_si128((const __m128i *)(s + 12));
+    __m128i m = _mm_set1_epi32((int)0xFFFFFF80u);
+    if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), m))
+        return false;
+    *out = _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
+    return true;
+}
+
+#include "simd/validate.h"
+#include "simd/transcode.h"
+
+const u8k_kernels u8k_sse42_kernels = {
+    "sse42",
+    simd_is_valid,
+    simd_validate,
+    simd_ascii_prefix,
+    simd_count,
+    simd_utf16_length,
+    simd_utf8_to_utf16,
+    simd_utf8_to_utf32,
+    simd_utf16_to_utf8,
+    simd_utf32_to_utf8,
+    simd_latin1_to_utf8,
+    simd_utf8_to_latin1,
+};
