@@ -1,0 +1,248 @@
+/*
+ * test_simd_validate.c - the active kernel's validation and counting
+ * entries against the scalar reference (src/scalar), on inputs built to
+ * hit the block edges of 16-, 32- and 64-byte kernels:
+ *  - every length 0..300 ending exactly at a page followed by a PROT_NONE
+ *    page, and starting at every alignment 0..63 of a page (same guard);
+ *  - every 4-byte combination of 27 representative bytes (one per class
+ *    of the lookup tables and the RFC 3629 boundaries), at offsets around
+ *    the block edges, both at the end of the input and followed by text;
+ *  - random valid text of every width, with one or two bytes mutated at
+ *    every offset around a block edge (fixed seed).
+ * Expected values come from the scalar reference, which test_conformance
+ * and test_exhaustive check against third-party data.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "internal.h"
+#include "testlib.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static int quick(void)
+{
+    const char *q = getenv("UTF8KIT_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
+/* Compares every validation/counting entry on s[0..n). */
+static void same(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
+{
+    utf8kit_result r = utf8kit_validate((const char *)s, n), w = u8k_scalar_validate(s, n);
+    CHECK(r.status == w.status && r.read == w.read && r.error_len == w.error_len,
+          "%s %zu/%zu len %zu: validate %s@%zu+%zu, scalar %s@%zu+%zu", what, a, b, n,
+          utf8kit_status_name(r.status), r.read, r.error_len, utf8kit_status_name(w.status),
+          w.read, w.error_len);
+    CHECK(utf8kit_is_valid((const char *)s, n) == (w.status == UTF8KIT_OK), "%s %zu/%zu len %zu: is_valid",
+          what, a, b, n);
+    CHECK(utf8kit_ascii_prefix((const char *)s, n) == u8k_scalar_ascii_prefix(s, n),
+          "%s %zu/%zu len %zu: ascii_prefix", what, a, b, n);
+    CHECK(utf8kit_count((const char *)s, n) == u8k_scalar_count(s, n),
+          "%s %zu/%zu len %zu: count %zu want %zu", what, a, b, n, utf8kit_count((const char *)s, n),
+          u8k_scalar_count(s, n));
+    CHECK(utf8kit_utf16_length((const char *)s, n) == u8k_scalar_utf16_length(s, n),
+          "%s %zu/%zu len %zu: utf16_length", what, a, b, n);
+}
+
+/* Appends a random character: widths weighted by `mix` (0 ASCII-heavy,
+ * 1 two-byte, 2 three-byte, 3 four-byte heavy). */
+static size_t put_char(unsigned char *p, int mix)
+{
+    uint32_t cp, k = rnd() % 8;
+    char tmp[4];
+    size_t n;
+    if (k < 4 && mix == 0)
+        cp = rnd() % 0x80;
+    else if (k < 4)
+        cp = mix == 1 ? 0x80 + rnd() % 0x780 : mix == 2 ? 0x800 + rnd() % 0xF800 : 0x10000 + rnd() % 0x100000;
+    else if (k == 4)
+        cp = rnd() % 0x80;
+    else if (k == 5)
+        cp = 0x80 + rnd() % 0x780;
+    else if (k == 6)
+        cp = 0x800 + rnd() % 0xF800;
+    else
+        cp = 0x10000 + rnd() % 0x100000;
+    if (cp >= 0xD800 && cp < 0xE000)
+        cp = 0xFFFD;
+    n = utf8kit_encode(cp, tmp);
+    memcpy(p, tmp, n);
+    return n;
+}
+
+static size_t make_text(unsigned char *p, size_t want, int mix)
+{
+    size_t n = 0;
+    while (n + 4 <= want)
+        n += put_char(p + n, mix);
+    for (; n < want; n++)
+        p[n] = (unsigned char)('a' + n % 26);
+    return n;
+}
+
+/* One representative of every byte class the tables tell apart, and the
+ * RFC 3629 boundaries. */
+static const unsigned char reps[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF,
+                                     0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+                                     0xEF, 0xF0, 0xF1, 0xF3, 0xF4, 0xF5, 0xF7, 0xF8, 0xFF};
+#define NREPS (sizeof reps)
+
+int main(void)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned char *map, *guard;
+    unsigned char text[1024];
+    size_t len, a, i, j, k, l, pos;
+    test_begin();
+
+    /* Page guards: s + n is the first byte of an unreadable page. */
+    map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) {
+        perror("mmap");
+        return 2;
+    }
+    guard = map + page;
+    if (mprotect(guard, (size_t)page, PROT_NONE) != 0) {
+        perror("mprotect");
+        return 2;
+    }
+    for (int mix = 0; mix < 4; mix++) {
+        make_text(text, 400, mix);
+        for (len = 0; len <= 300; len++) {
+            /* Ends at the guard: windows of valid text, cut anywhere. */
+            for (a = 0; a < 4; a++) {
+                memcpy(guard - len, text + a, len);
+                same(guard - len, len, "guard-end", (size_t)mix, a);
+            }
+            if (len > 0) {
+                /* a lead byte last, a bad byte last */
+                memcpy(guard - len, text, len);
+                guard[-1] = 0xF0;
+                same(guard - len, len, "guard-lead", (size_t)mix, 0);
+                guard[-1] = 0x80;
+                same(guard - len, len, "guard-tail", (size_t)mix, 0);
+            }
+        }
+        /* Every start alignment mod 64 (the page size is a multiple of
+         * 64, so guard - 300 + a takes each once), running to the guard. */
+        for (a = 0; a < 64; a++) {
+            size_t n = 300 - a;
+            unsigned char *s = guard - n;
+            memcpy(s, text, n);
+            same(s, n, "align", (size_t)mix, a);
+        }
+    }
+
+    /* Every 4-byte combination of representatives, around block edges. */
+    {
+        static const size_t at[] = {0, 13, 14, 15, 29, 31, 61, 62, 63};
+        size_t na = quick() ? 3 : sizeof at / sizeof at[0];
+        unsigned char buf[80];
+        for (pos = 0; pos < na; pos++) {
+            size_t p = at[pos];
+            for (i = 0; i < NREPS; i++)
+                for (j = 0; j < NREPS; j++)
+                    for (k = 0; k < NREPS; k++)
+                        for (l = 0; l < NREPS; l++) {
+                            unsigned char *s = guard - (p + 4);
+                            memset(s, 'x', p);
+                            s[p] = reps[i];
+                            s[p + 1] = reps[j];
+                            s[p + 2] = reps[k];
+                            s[p + 3] = reps[l];
+                            /* at the very end of the input */
+                            {
+                                utf8kit_result r = utf8kit_validate((const char *)s, p + 4);
+                                utf8kit_result w = u8k_scalar_validate(s, p + 4);
+                                CHECK(r.status == w.status && r.read == w.read &&
+                                          r.error_len == w.error_len,
+                                      "combo %02X %02X %02X %02X at %zu (end)", reps[i], reps[j],
+                                      reps[k], reps[l], p);
+                                CHECK(utf8kit_count((const char *)s, p + 4) ==
+                                          u8k_scalar_count(s, p + 4),
+                                      "combo count %02X %02X %02X %02X at %zu", reps[i], reps[j],
+                                      reps[k], reps[l], p);
+                            }
+                            /* followed by text */
+                            memset(buf, 'y', sizeof buf);
+                            memcpy(buf, s, p + 4);
+                            {
+                                utf8kit_result r = utf8kit_validate((const char *)buf, sizeof buf);
+                                utf8kit_result w = u8k_scalar_validate(buf, sizeof buf);
+                                CHECK(r.status == w.status && r.read == w.read &&
+                                          r.error_len == w.error_len,
+                                      "combo %02X %02X %02X %02X at %zu (mid)", reps[i], reps[j],
+                                      reps[k], reps[l], p);
+                                CHECK(utf8kit_is_valid((const char *)buf, sizeof buf) ==
+                                          (w.status == UTF8KIT_OK),
+                                      "combo is_valid at %zu", p);
+                            }
+                        }
+        }
+    }
+
+    /* Random text, mutated at every offset around the block edges. */
+    {
+        static const size_t edges[] = {16, 32, 64, 128, 192};
+        int rounds = quick() ? 3 : 40;
+        for (int round = 0; round < rounds; round++) {
+            int mix = round % 4;
+            size_t n = make_text(text, 200 + rnd() % 100, mix);
+            unsigned char *s = dup_exact(text, n);
+            same(s, n, "random", (size_t)round, 0);
+            for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
+                for (size_t d = 0; d < 8; d++) {
+                    size_t p = edges[e] + d - 4;
+                    unsigned char keep;
+                    if (p >= n)
+                        continue;
+                    keep = s[p];
+                    s[p] = (unsigned char)(round & 1 ? reps[rnd() % NREPS] : rnd());
+                    same(s, n, "mutated", (size_t)round, p);
+                    /* a second error later on: the first still wins */
+                    if (p + 5 < n) {
+                        unsigned char keep2 = s[p + 5];
+                        s[p + 5] = 0xFF;
+                        same(s, n, "mutated2", (size_t)round, p);
+                        s[p + 5] = keep2;
+                    }
+                    /* cut the input right after the mutation */
+                    same(s, p + 1, "mutated-cut", (size_t)round, p);
+                    s[p] = keep;
+                }
+            free(s);
+        }
+    }
+    /* Long inputs: several blocks of errors in a row, errors after long
+     * valid runs (the count restarts), and pure ASCII. */
+    {
+        size_t n = 5000;
+        unsigned char *big = malloc(n);
+        for (int mix = 0; mix < 4; mix++) {
+            size_t m = make_text(big, n, mix);
+            for (i = 0; i < 40; i++) {
+                size_t p = rnd() % m;
+                big[p] = (unsigned char)rnd();
+                same(big, m, "long", (size_t)mix, i);
+            }
+        }
+        memset(big, 'a', n);
+        same(big, n, "ascii", 0, 0);
+        for (i = 0; i < n; i += 7)
+            big[i] = 0x80 | (unsigned char)(i & 0x3F);
+        same(big, n, "garbage", 0, 0);
+        free(big);
+    }
+    munmap(map, (size_t)page * 2);
+    return test_done("simd_validate");
+}
