@@ -83,7 +83,9 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     uint32_t scratch[128];
     size_t pos = 0, w = 0;
     utf8kit_result r;
-    if (p == P_U8_U16 || p == P_U8_U32 || p == P_U8_U8) {
+    /* validate + count: two passes, worth it when the kernels are SIMD;
+     * the scalar transcoder into a scratch buffer is one faster pass. */
+    if (p == P_U8_U8 || ((p == P_U8_U16 || p == P_U8_U32) && k != &u8k_scalar_kernels)) {
         r = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0) : k->validate(s, n);
         r.written = p == P_U8_U16 ? k->utf16_length(s, r.read)
                     : p == P_U8_U32 ? k->count(s, r.read)
@@ -176,6 +178,13 @@ static bool make_subst(struct subst *x, utf8kit_encoding to, uint32_t substitute
     return x->sub_len != 0;
 }
 
+/* Encodings whose bytes 00..7F are U+0000..U+007F, read and written
+ * alone (MUTF-8 too, except that it writes U+0000 as C0 80). */
+static bool ascii_identity(utf8kit_encoding e)
+{
+    return u8k_unit_size(e) == 1;
+}
+
 /* The generic loop: from byte offset *pos of src, writing from byte *w of
  * dst, per the policy. */
 static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
@@ -184,11 +193,30 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
 {
     utf8kit_result r;
     unsigned char buf[8];
+    bool ascii_run = ascii_identity(from) && ascii_identity(to);
     while (pos < len) {
         uint32_t cp;
         size_t n, k;
         const unsigned char *out = buf;
-        utf8kit_status st = u8k_decode_char(from, s + pos, len - pos, &cp, &n);
+        utf8kit_status st;
+        if (ascii_run && s[pos] < 0x80) {
+            /* A run of ASCII is copied as it is (MUTF-8 output stops
+             * before a 00, which it writes as C0 80). */
+            size_t run = u8k_active()->ascii_prefix(s + pos, len - pos);
+            const unsigned char *z;
+            if (to == UTF8KIT_MUTF8 && (z = memchr(s + pos, 0, run)) != NULL)
+                run = (size_t)(z - (s + pos));
+            if (d != NULL) {
+                if (run > cap - w)
+                    run = cap - w;
+                memcpy(d + w, s + pos, run);
+            }
+            pos += run;
+            w += run;
+            if (run > 0)
+                continue;
+        }
+        st = u8k_decode_char(from, s + pos, len - pos, &cp, &n);
         if (U8K_LIKELY(st == UTF8KIT_OK)) {
             k = u8k_encode_char(to, cp, buf);
             if (U8K_UNLIKELY(k == 0))

@@ -332,7 +332,7 @@ def main():
             break
         impls.append(n)
         i += 1
-    per_codec = 2000
+    per_codec = 1200
     for impl in impls:
         if L.utf8kit_impl_select(impl) != 0:
             fail("cannot select %s" % impl)

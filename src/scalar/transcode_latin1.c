@@ -9,7 +9,7 @@
  * character above U+00FF is still reported, since valid input can hold
  * one.
  */
-#include "internal.h"
+#include "decode_fast.h"
 
 #define HIGH_BITS UINT64_C(0x8080808080808080) /* any non-ASCII byte of 8 */
 
@@ -68,7 +68,7 @@ utf8kit_result u8k_scalar_utf8_to_latin1(const unsigned char *src, size_t len,
             }
             continue;
         }
-        st = u8k_decode_step(src + i, len - i, &cp, &n);
+        st = u8k_decode_fast(src + i, len - i, &cp, &n);
         if (U8K_UNLIKELY(st != UTF8KIT_OK)) {
             if (!trusted)
                 return u8k_res(st, i, j, n);

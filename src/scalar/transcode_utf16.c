@@ -10,7 +10,7 @@
  * bounds. U8K_BE: the 16-bit units are big-endian in memory, whatever the
  * host's order.
  */
-#include "internal.h"
+#include "decode_fast.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 #define HOST_BE true
@@ -54,7 +54,7 @@ utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, ui
             }
             continue;
         }
-        st = u8k_decode_step(src + i, len - i, &cp, &n);
+        st = u8k_decode_fast(src + i, len - i, &cp, &n);
         if (U8K_UNLIKELY(st != UTF8KIT_OK) && !trusted)
             return u8k_res(st, i, j, n);
         if (cp >= 0x10000u) {
@@ -82,6 +82,22 @@ utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigne
     while (i < len) {
         uint32_t u = swap_if(src[i], swap);
         if (u < 0x80) {
+            /* Four units at a time: each 16-bit lane of the word must be
+             * below 0x80, i.e. its bits FF80 clear (in memory order, so
+             * 80FF per lane when the units are byte-swapped). */
+            const uint64_t mask =
+                swap ? UINT64_C(0x80FF80FF80FF80FF) : UINT64_C(0xFF80FF80FF80FF80);
+            for (; i + 4 <= len && cap - j >= 4; i += 4, j += 4) {
+                uint64_t w;
+                int k;
+                memcpy(&w, src + i, 8);
+                if (w & mask)
+                    break;
+                for (k = 0; k < 4; k++)
+                    dst[j + k] = (unsigned char)swap_if(src[i + k], swap);
+            }
+            if (i == len || (u = swap_if(src[i], swap)) >= 0x80)
+                continue;
             if (j == cap)
                 return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
             dst[j++] = (unsigned char)u;

@@ -8,7 +8,7 @@
  * Under U8K_TRUSTED an error becomes U+FFFD and the kernel goes on, never
  * out of bounds.
  */
-#include "internal.h"
+#include "decode_fast.h"
 
 #define HIGH_BITS UINT64_C(0x8080808080808080) /* any non-ASCII byte of 8 */
 
@@ -38,7 +38,7 @@ utf8kit_result u8k_scalar_utf8_to_utf32(const unsigned char *src, size_t len, ui
             }
             continue;
         }
-        st = u8k_decode_step(src + i, len - i, &cp, &n);
+        st = u8k_decode_fast(src + i, len - i, &cp, &n);
         if (U8K_UNLIKELY(st != UTF8KIT_OK) && !trusted)
             return u8k_res(st, i, j, n);
         if (j == cap)
