@@ -183,6 +183,11 @@ void cli_hex(const unsigned char *p, size_t n, char *buf, size_t cap);
  * UTF-8 becomes U+FFFD. */
 void cli_json_string(FILE *f, const char *s);
 
+/* cli_print_char writes the character cp (its UTF-8 bytes p[0..n)) for
+ * display: C0 controls as \n, \t, \xHH..., DEL as \x7F, C1 controls as
+ * \u0080..\u009F, anything else as itself. */
+void cli_print_char(FILE *f, uint32_t cp, const unsigned char *p, size_t n);
+
 /* cli_parse_u64 parses a decimal count; false on junk or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *v);
 
@@ -222,8 +227,5 @@ int cmd_encode(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_detect(int argc, char **argv);
 int cmd_bom(int argc, char **argv);
-
-/* cli_help_requested: argv contains --help/-h before "--". */
-bool cli_help_requested(int argc, char **argv);
 
 #endif

@@ -1,0 +1,194 @@
+/*
+ * cmd_convert.c - utf8kit convert: iconv's job, for the encodings utf8kit
+ * knows, through a utf8kit_stream (bounded memory, offsets absolute).
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void print_help(void)
+{
+    fputs("Usage: utf8kit convert -f FROM -t TO [OPTION]... [FILE]\n"
+          "Convert FILE (or standard input) from one encoding to another.\n\n"
+          "  -f, --from-code FROM  source encoding (a label: UTF-8, UTF-16LE, latin1...)\n"
+          "  -t, --to-code TO      target encoding\n"
+          "  -l, --list            list the encodings and the labels they accept\n"
+          "  -o, --output OUT      write to OUT (atomically)\n"
+          "      --on-error=stop|replace|skip\n"
+          "                        stop (default): stop at the first invalid or\n"
+          "                        unconvertible character, naming its byte offset\n"
+          "                        and kind (exit 1); replace: U+FFFD for invalid\n"
+          "                        input, '?' where the target cannot hold a\n"
+          "                        character; skip: drop them\n"
+          "  -c                    same as --on-error=skip (as in iconv)\n"
+          "      --bom=keep|strip|add  byte order mark of the output (default keep)\n"
+          "  -q, --quiet           no summary of replacements on stderr\n"
+          "      --progress, --no-progress\n\n"
+          "Exit status: 0 converted, 1 input that cannot be converted (stop),\n"
+          "2 usage or I/O error.\n",
+          stdout);
+}
+
+static int list_encodings(void)
+{
+    for (int e = 1; e < UTF8KIT_ENCODING_COUNT; e++) {
+        const char *name = utf8kit_encoding_name((utf8kit_encoding)e), *al;
+        if (!name)
+            continue;
+        printf("%s", name);
+        for (size_t i = 1; (al = utf8kit_encoding_alias((utf8kit_encoding)e, i)) != NULL; i++)
+            printf("%s%s", i == 1 ? ": " : ", ", al);
+        putchar('\n');
+    }
+    return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+}
+
+enum { O_FROM = 1, O_TO, O_LIST, O_OUT, O_ONERR, O_SKIP, O_BOM, O_QUIET, O_PROG, O_NOPROG, O_HELP };
+
+static const cli_opt opts[] = {
+    {"from-code", 'f', 1, O_FROM}, {"to-code", 't', 1, O_TO},   {"list", 'l', 0, O_LIST},
+    {"output", 'o', 1, O_OUT},     {"on-error", 0, 1, O_ONERR}, {NULL, 'c', 0, O_SKIP},
+    {"bom", 0, 1, O_BOM},          {"quiet", 'q', 0, O_QUIET},  {"progress", 0, 0, O_PROG},
+    {"no-progress", 0, 0, O_NOPROG}, {"help", 'h', 0, O_HELP},  {NULL, 0, 0, 0},
+};
+
+int cmd_convert(int argc, char **argv)
+{
+    cli_args a = {argc, 1, argv, "convert", false, NULL, NULL, 0};
+    const char *from_s = NULL, *to_s = NULL, *file = NULL, *outpath = NULL;
+    utf8kit_options opt;
+    int id, progress = -1;
+    bool quiet = false;
+    memset(&opt, 0, sizeof opt);
+    while ((id = cli_next(&a, opts)) != -1) {
+        switch (id) {
+        case -2: return CLI_EXIT_ERROR;
+        case 0:
+            if (file)
+                return cli_usage_error("convert", "only one FILE (use -o for the output)");
+            file = a.arg;
+            break;
+        case O_FROM: from_s = a.arg; break;
+        case O_TO: to_s = a.arg; break;
+        case O_LIST: return list_encodings();
+        case O_OUT: outpath = a.arg; break;
+        case O_ONERR:
+            if (strcmp(a.arg, "stop") == 0)
+                opt.policy = UTF8KIT_STRICT;
+            else if (strcmp(a.arg, "replace") == 0)
+                opt.policy = UTF8KIT_REPLACE;
+            else if (strcmp(a.arg, "skip") == 0)
+                opt.policy = UTF8KIT_SKIP;
+            else
+                return cli_usage_error("convert", "--on-error takes stop, replace or skip");
+            break;
+        case O_SKIP: opt.policy = UTF8KIT_SKIP; break;
+        case O_BOM:
+            if (strcmp(a.arg, "keep") == 0)
+                opt.bom = UTF8KIT_BOM_KEEP;
+            else if (strcmp(a.arg, "strip") == 0)
+                opt.bom = UTF8KIT_BOM_STRIP;
+            else if (strcmp(a.arg, "add") == 0)
+                opt.bom = UTF8KIT_BOM_ADD;
+            else
+                return cli_usage_error("convert", "--bom takes keep, strip or add");
+            break;
+        case O_QUIET: quiet = true; break;
+        case O_PROG: progress = 1; break;
+        case O_NOPROG: progress = 0; break;
+        case O_HELP: print_help(); return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+        }
+    }
+    if (!from_s || !to_s)
+        return cli_usage_error("convert", "say -f FROM and -t TO (utf8kit convert -l lists them)");
+#if !CLI_HAVE_STREAM_CONVERT
+    (void)quiet, (void)progress, (void)file, (void)outpath;
+    cli_error("convert", "utf8kit_stream_convert is missing from this library build");
+    return CLI_EXIT_ERROR;
+#else
+    {
+        utf8kit_encoding from = utf8kit_encoding_from_label(from_s, strlen(from_s));
+        utf8kit_encoding to = utf8kit_encoding_from_label(to_s, strlen(to_s));
+        utf8kit_stream st;
+        cli_input in;
+        cli_output out;
+        unsigned char *obuf;
+        size_t ocap = 4u * CLI_CHUNK;
+        bool failed = false, bad = false;
+        uint64_t replaced = 0;
+        if (from == UTF8KIT_ENCODING_UNKNOWN)
+            return cli_usage_error("convert", "unknown encoding '%s'", from_s);
+        if (to == UTF8KIT_ENCODING_UNKNOWN)
+            return cli_usage_error("convert", "unknown encoding '%s'", to_s);
+        if (utf8kit_stream_init(&st, from, to, &opt) != UTF8KIT_OK) {
+            cli_error("convert", "cannot convert from %s to %s", utf8kit_encoding_name(from),
+                      utf8kit_encoding_name(to));
+            return CLI_EXIT_ERROR;
+        }
+        obuf = malloc(ocap);
+        if (!obuf) {
+            cli_error("convert", "out of memory");
+            return CLI_EXIT_ERROR;
+        }
+        if (cli_input_open(&in, file, progress) != 0) {
+            free(obuf);
+            return CLI_EXIT_ERROR;
+        }
+        if (cli_output_open(&out, outpath, NULL) != 0) {
+            cli_input_close(&in);
+            free(obuf);
+            return CLI_EXIT_ERROR;
+        }
+        for (;;) {
+            int r = cli_input_fill(&in, in.len);
+            const unsigned char *src = in.buf;
+            size_t len = in.len;
+            if (r < 0) {
+                failed = true;
+                break;
+            }
+            for (;;) {
+                utf8kit_result res = utf8kit_stream_convert(&st, src, len, obuf, ocap, in.eof);
+                if (res.written && !cli_output_write(&out, obuf, res.written)) {
+                    failed = true;
+                    break;
+                }
+                replaced += res.replaced;
+                src += res.read;
+                len -= res.read;
+                if (res.status == UTF8KIT_OK)
+                    break;
+                if (res.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+                    continue;
+                bad = true;
+                break;
+            }
+            if (failed || bad || in.eof)
+                break;
+        }
+        if (bad) {
+            char hex[3 * 8 + 1];
+            size_t n = st.error_len < 8 ? st.error_len : 8;
+            cli_hex(st.error_bytes, n, hex, sizeof hex);
+            cli_error(in.name, "byte %llu: %s: %s (cannot convert from %s to %s)",
+                      (unsigned long long)st.error_offset, utf8kit_strerror(st.error_kind), hex,
+                      utf8kit_encoding_name(from), utf8kit_encoding_name(to));
+        }
+        if (failed || (bad && out.tmp)) {
+            /* nothing is left behind in a file; stdout has what was converted */
+            cli_output_abort(&out);
+        } else if (cli_output_commit(&out) != 0) {
+            failed = true;
+        }
+        if (!failed && !bad && !quiet && st.errors)
+            fprintf(stderr, "%s: %s: %llu invalid or unconvertible sequence%s %s\n", cli_prog,
+                    in.name, (unsigned long long)st.errors, st.errors == 1 ? "" : "s",
+                    opt.policy == UTF8KIT_SKIP ? "skipped" : "replaced");
+        (void)replaced;
+        cli_input_close(&in);
+        free(obuf);
+        return failed ? CLI_EXIT_ERROR : bad ? CLI_EXIT_INVALID : CLI_EXIT_OK;
+    }
+#endif
+}

@@ -1,0 +1,319 @@
+/*
+ * cmd_count.c - utf8kit count: bytes, characters, lines, invalid sequences,
+ * sequences by length, BOM.
+ *
+ * The library finds the invalid subparts; the valid runs between them are
+ * counted here by lead-byte class (in valid text every character is one
+ * lead byte: 00..7F one octet, C2..DF two, E0..EF three, F0..F4 four), so
+ * one pass gives every figure. Characters = sequences + invalid subparts
+ * (each is one U+FFFD), which is what utf8kit_count gives. With --jobs N
+ * the file is cut at character boundaries and the pieces' counts added.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct counts {
+    uint64_t bytes, lines, invalid, invalid_bytes;
+    uint64_t seq[5]; /* seq[k]: sequences of k octets (4: four or more) */
+    bool bom;
+    bool failed;
+} counts;
+
+typedef struct count_opts {
+    bool json;
+    cli_form form;
+    int progress;
+    unsigned jobs;
+} count_opts;
+
+static void print_help(void)
+{
+    fputs("Usage: utf8kit count [OPTION]... [FILE]...\n"
+          "Count bytes, characters, lines (newlines), invalid sequences, sequences\n"
+          "of 1, 2, 3 and 4 octets, and whether the file starts with a BOM.\n"
+          "Each invalid sequence (maximal subpart) counts as one character.\n\n"
+          "      --json        one JSON object per file\n"
+          "      --form=FORM   utf8 (default), cesu8, mutf8, legacy\n"
+          "  -j, --jobs N      count a large file on N threads\n"
+          "      --progress, --no-progress\n\n"
+          "Exit status: 0 counted (even with invalid sequences), 2 usage or I/O error.\n",
+          stdout);
+}
+
+/* tally adds the lead-byte classes and newlines of p[0..n). The inner
+ * blocks of 255 let the compiler keep byte-sized counters in vector
+ * registers. */
+static void tally(counts *c, const unsigned char *p, size_t n)
+{
+    c->bytes += n;
+    while (n) {
+        size_t b = n < 255 ? n : 255;
+        unsigned char nl = 0, a = 0, two = 0, three = 0, four = 0;
+        for (size_t i = 0; i < b; i++) {
+            unsigned x = p[i];
+            nl = (unsigned char)(nl + (x == 0x0A));
+            a = (unsigned char)(a + (x < 0x80));
+            two = (unsigned char)(two + ((x >> 5) == 6));    /* 110xxxxx */
+            three = (unsigned char)(three + ((x >> 4) == 14)); /* 1110xxxx */
+            four = (unsigned char)(four + (x >= 0xF0));      /* 11110xxx and up */
+        }
+        c->lines += nl;
+        c->seq[1] += a;
+        c->seq[2] += two;
+        c->seq[3] += three;
+        c->seq[4] += four;
+        p += b;
+        n -= b;
+    }
+}
+
+static void on_valid(void *ctx, const unsigned char *p, size_t n) { tally(ctx, p, n); }
+
+static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
+                     utf8kit_status kind)
+{
+    counts *c = ctx;
+    (void)off, (void)p, (void)avail, (void)kind;
+    c->invalid++;
+    c->invalid_bytes += n;
+    c->bytes += n;
+    return false;
+}
+
+static void scan(counts *c, cli_input *in, uint64_t end, cli_form form)
+{
+    cli_visitor v = {c, on_valid, on_error};
+    size_t keep = 0;
+    for (;;) {
+        int r = cli_input_fill(in, keep);
+        size_t limit;
+        bool stopped;
+        if (r < 0) {
+            c->failed = true;
+            return;
+        }
+        if (in->base == 0 && in->len >= 3 && memcmp(in->buf, "\xEF\xBB\xBF", 3) == 0)
+            c->bom = true;
+        limit = in->len;
+        if (end - in->base < limit)
+            limit = (size_t)(end - in->base);
+        keep = cli_walk(form, in->buf, in->len, limit, in->base, in->eof, &v, &stopped);
+        if (in->eof)
+            return;
+    }
+}
+
+typedef struct piece {
+    counts c;
+    int fd;
+    uint64_t start, end, fsize;
+    const char *name;
+    cli_form form;
+} piece;
+
+static void *worker(void *arg)
+{
+    piece *pc = arg;
+    cli_input in;
+    uint64_t ext = pc->end + CLI_LOOKAHEAD > pc->fsize ? pc->fsize : pc->end + CLI_LOOKAHEAD;
+    if (cli_input_open_range(&in, pc->name, pc->fd, pc->start, ext) != 0) {
+        pc->c.failed = true;
+        return NULL;
+    }
+    scan(&pc->c, &in, pc->end, pc->form);
+    cli_input_close(&in);
+    return NULL;
+}
+
+static int boundary_at(int fd, uint64_t fsize, uint64_t pos, uint64_t *out)
+{
+    unsigned char w[16];
+    uint64_t from = pos >= 8 ? pos - 8 : 0, to = pos + 8 > fsize ? fsize : pos + 8;
+    size_t got = 0, want = (size_t)(to - from), i = (size_t)(pos - from);
+    while (got < want) {
+        ssize_t r = pread(fd, w + got, want - got, (off_t)(from + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    *out = utf8kit_is_boundary((const char *)w, want, i)
+               ? pos
+               : from + utf8kit_next_boundary((const char *)w, want, i);
+    return 0;
+}
+
+static void add(counts *t, const counts *c)
+{
+    t->bytes += c->bytes;
+    t->lines += c->lines;
+    t->invalid += c->invalid;
+    t->invalid_bytes += c->invalid_bytes;
+    for (int k = 0; k < 5; k++)
+        t->seq[k] += c->seq[k];
+    t->failed |= c->failed;
+    t->bom |= c->bom;
+}
+
+static int count_one(const count_opts *o, const char *path, counts *c)
+{
+    cli_input in;
+    unsigned n = 1;
+    memset(c, 0, sizeof *c);
+    if (cli_input_open(&in, path, o->jobs > 1 ? 0 : o->progress) != 0)
+        return -1;
+    if (o->jobs > 1 && in.is_regular && o->form == CLI_FORM_UTF8 && in.size / o->jobs >= (1u << 20))
+        n = o->jobs;
+    if (n == 1) {
+        scan(c, &in, UINT64_MAX, o->form);
+    } else {
+        piece *pcs = calloc(n, sizeof *pcs);
+        pthread_t *th = calloc(n, sizeof *th);
+        unsigned started = 0;
+        if (!pcs || !th) {
+            cli_error(in.name, "out of memory");
+            c->failed = true;
+        }
+        for (unsigned k = 0; !c->failed && k < n; k++) {
+            pcs[k].fd = in.fd;
+            pcs[k].fsize = in.size;
+            pcs[k].end = in.size;
+            pcs[k].name = in.name;
+            pcs[k].form = o->form;
+            if (k > 0) {
+                if (boundary_at(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
+                    cli_error(in.name, "%s", strerror(errno ? errno : EIO));
+                    c->failed = true;
+                }
+                pcs[k - 1].end = pcs[k].start;
+            }
+        }
+        for (unsigned k = 0; !c->failed && k < n; k++) {
+            if (pthread_create(&th[k], NULL, worker, &pcs[k]) != 0) {
+                cli_error(in.name, "cannot start a thread");
+                c->failed = true;
+                break;
+            }
+            started++;
+        }
+        for (unsigned k = 0; k < started; k++) {
+            pthread_join(th[k], NULL);
+            add(c, &pcs[k].c);
+        }
+        free(pcs);
+        free(th);
+    }
+    cli_input_close(&in);
+    return c->failed ? -1 : 0;
+}
+
+static uint64_t chars_of(const counts *c)
+{
+    return c->seq[1] + c->seq[2] + c->seq[3] + c->seq[4] + c->invalid;
+}
+
+static void print_row(const count_opts *o, const counts *c, const char *name, bool total)
+{
+    if (o->json) {
+        fputs("{\"file\":", stdout);
+        cli_json_string(stdout, name);
+        printf(",%s\"bytes\":%llu,\"characters\":%llu,\"lines\":%llu,\"invalid\":%llu,"
+               "\"invalid_bytes\":%llu,\"sequences\":{\"1\":%llu,\"2\":%llu,\"3\":%llu,\"4\":%llu}",
+               total ? "\"total\":true," : "", (unsigned long long)c->bytes,
+               (unsigned long long)chars_of(c), (unsigned long long)c->lines,
+               (unsigned long long)c->invalid, (unsigned long long)c->invalid_bytes,
+               (unsigned long long)c->seq[1], (unsigned long long)c->seq[2],
+               (unsigned long long)c->seq[3], (unsigned long long)c->seq[4]);
+        if (!total)
+            printf(",\"bom\":%s", c->bom ? "true" : "false");
+        fputs("}\n", stdout);
+    } else {
+        printf("%12llu %12llu %10llu %8llu %12llu %10llu %10llu %10llu %4s  %s\n",
+               (unsigned long long)c->bytes, (unsigned long long)chars_of(c),
+               (unsigned long long)c->lines, (unsigned long long)c->invalid,
+               (unsigned long long)c->seq[1], (unsigned long long)c->seq[2],
+               (unsigned long long)c->seq[3], (unsigned long long)c->seq[4],
+               total ? "" : c->bom ? "yes" : "no", name);
+    }
+}
+
+enum { O_JSON = 1, O_FORM, O_JOBS, O_PROG, O_NOPROG, O_HELP };
+
+static const cli_opt opts[] = {
+    {"json", 0, 0, O_JSON},       {"form", 0, 1, O_FORM},        {"jobs", 'j', 1, O_JOBS},
+    {"progress", 0, 0, O_PROG},   {"no-progress", 0, 0, O_NOPROG}, {"help", 'h', 0, O_HELP},
+    {NULL, 0, 0, 0},
+};
+
+int cmd_count(int argc, char **argv)
+{
+    count_opts o;
+    cli_args a = {argc, 1, argv, "count", false, NULL, NULL, 0};
+    const char **files = calloc((size_t)argc + 1, sizeof *files);
+    size_t nfiles = 0, ok = 0;
+    int id, rc = CLI_EXIT_OK;
+    uint64_t v;
+    counts total;
+    memset(&o, 0, sizeof o);
+    memset(&total, 0, sizeof total);
+    o.progress = -1;
+    o.jobs = 1;
+    if (!files)
+        return CLI_EXIT_ERROR;
+    while ((id = cli_next(&a, opts)) != -1) {
+        switch (id) {
+        case -2: free(files); return CLI_EXIT_ERROR;
+        case 0: files[nfiles++] = a.arg; break;
+        case O_JSON: o.json = true; break;
+        case O_FORM: {
+            int f = cli_parse_form(a.arg);
+            if (f < 0 || !cli_form_available((cli_form)f)) {
+                free(files);
+                return cli_usage_error("count", "unknown or unavailable form '%s'", a.arg);
+            }
+            o.form = (cli_form)f;
+            break;
+        }
+        case O_JOBS:
+            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > 64) {
+                free(files);
+                return cli_usage_error("count", "--jobs needs a number from 1 to 64");
+            }
+            o.jobs = (unsigned)v;
+            break;
+        case O_PROG: o.progress = 1; break;
+        case O_NOPROG: o.progress = 0; break;
+        case O_HELP:
+            free(files);
+            print_help();
+            return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+        }
+    }
+    if (nfiles == 0)
+        files[nfiles++] = "-";
+    if (!o.json)
+        printf("%12s %12s %10s %8s %12s %10s %10s %10s %4s  %s\n", "bytes", "characters", "lines",
+               "invalid", "1-octet", "2-octet", "3-octet", "4-octet", "bom", "file");
+    for (size_t i = 0; i < nfiles; i++) {
+        counts c;
+        if (count_one(&o, files[i], &c) != 0) {
+            rc = CLI_EXIT_ERROR;
+            continue;
+        }
+        print_row(&o, &c, cli_display_name(files[i]), false);
+        add(&total, &c);
+        ok++;
+    }
+    if (ok > 1)
+        print_row(&o, &total, "total", true);
+    if (cli_stdout_check() != 0)
+        rc = CLI_EXIT_ERROR;
+    free(files);
+    return rc;
+}
