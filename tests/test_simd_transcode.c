@@ -1,0 +1,265 @@
+/*
+ * test_simd_transcode.c - every transcoding entry of the active kernel
+ * against the scalar reference kernel (src/scalar/transcode_*.c), with the
+ * same flags (strict, U8K_BE, and U8K_TRUSTED on valid input):
+ *  - inputs ending exactly at a PROT_NONE page, lengths 0..300;
+ *  - outputs ending exactly at another PROT_NONE page, so a kernel that
+ *    writes one unit past `cap` faults;
+ *  - every capacity from 0 to the full size (+2) on short inputs, and
+ *    capacities near the block edges on long ones;
+ *  - random valid text of every width, then one unit mutated at every
+ *    offset around the 16/32/64-unit block edges (fixed seed).
+ * Status, read, written, error_len and the bytes written must all agree.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "internal.h"
+#include "testlib.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+static unsigned long long rng = 0x2545F4914F6CDD1Dull;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static int quick(void)
+{
+    const char *q = getenv("UTF8KIT_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
+/* Two guarded regions: [in_end - page, in_end) and [out_end - page, out_end). */
+static unsigned char *in_end, *out_end;
+static size_t page;
+
+static unsigned char *guarded(void)
+{
+    unsigned char *m = mmap(NULL, page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + page, page, PROT_NONE) != 0) {
+        perror("mmap");
+        exit(2);
+    }
+    return m + page;
+}
+
+static const u8k_kernels *K;
+static unsigned char expect[4 * 4096];
+
+static bool same_res(utf8kit_result a, utf8kit_result b)
+{
+    return a.status == b.status && a.read == b.read && a.written == b.written &&
+           a.error_len == b.error_len;
+}
+
+#define REPORT(what, r, w, n, cap)                                                          \
+    "%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu wrote %zu " \
+    "elen %zu",                                                                             \
+        what, (size_t)(n), (size_t)(cap), utf8kit_status_name(r.status), r.read, r.written,  \
+        r.error_len, utf8kit_status_name(w.status), w.read, w.written, w.error_len
+
+/* Runs entry FN of the kernel and of the scalar table on input `s` (type
+ * IT, n units, already placed at the input guard) with output units of
+ * type OT and capacity cap (the kernel's output ends at the guard).
+ * EXTRA is F(flags) for the entries that take flags, empty otherwise. */
+#define F(x) , x
+#define RUN(FN, IT, OT, s, n, cap, what, EXTRA)                                              \
+    do {                                                                                   \
+        OT *d_ = (OT *)(void *)(out_end - (cap) * sizeof(OT));                             \
+        utf8kit_result w_ = u8k_scalar_kernels.FN((const IT *)(s), n, (OT *)(void *)expect, \
+                                                  cap EXTRA);                               \
+        utf8kit_result r_;                                                                 \
+        memset(d_, 0xA5, (cap) * sizeof(OT));                                              \
+        r_ = K->FN((const IT *)(s), n, d_, cap EXTRA);                                    \
+        CHECK(same_res(r_, w_), REPORT(what, r_, w_, n, cap));                             \
+        CHECK(r_.written > (cap) || memcmp(d_, expect, r_.written * sizeof(OT)) == 0,      \
+              "%s len %zu cap %zu: output differs", what, (size_t)(n), (size_t)(cap));    \
+    } while (0)
+
+/* Random text as code points: widths weighted by mix. */
+static uint32_t rand_cp(int mix)
+{
+    uint32_t k = rnd() % 8, cp;
+    if (k < 4 && mix == 0)
+        cp = rnd() % 0x80;
+    else if (k < 4)
+        cp = mix == 1 ? 0x80 + rnd() % 0x780 : mix == 2 ? 0x800 + rnd() % 0xF800 : 0x10000 + rnd() % 0x100000;
+    else if (k == 4)
+        cp = rnd() % 0x80;
+    else if (k == 5)
+        cp = 0x80 + rnd() % 0x180; /* Latin-1 range included */
+    else if (k == 6)
+        cp = 0x800 + rnd() % 0xF800;
+    else
+        cp = 0x10000 + rnd() % 0x100000;
+    if (cp >= 0xD800 && cp < 0xE000)
+        cp = 0xFFFD;
+    return cp;
+}
+
+/* Text in three forms, n code points. */
+static size_t gen_utf8(unsigned char *p, size_t cps, int mix)
+{
+    size_t n = 0, i;
+    for (i = 0; i < cps; i++) {
+        char t[4];
+        size_t k = utf8kit_encode(rand_cp(mix), t);
+        memcpy(p + n, t, k);
+        n += k;
+    }
+    return n;
+}
+
+static size_t gen_utf16(uint16_t *p, size_t cps, int mix, bool be)
+{
+    size_t n = 0, i;
+    for (i = 0; i < cps; i++) {
+        uint32_t c = rand_cp(mix);
+        uint16_t u[2];
+        size_t k = 1;
+        if (c >= 0x10000) {
+            u[0] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
+            u[1] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
+            k = 2;
+        } else {
+            u[0] = (uint16_t)c;
+        }
+        for (size_t j = 0; j < k; j++)
+            p[n++] = be ? (uint16_t)(u[j] << 8 | u[j] >> 8) : u[j];
+    }
+    return n;
+}
+
+static const unsigned char bad8[] = {0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF, 0x41};
+static const uint16_t bad16[] = {0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0x0080, 0x0041, 0xFFFF};
+static const uint32_t bad32[] = {0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF, 0x80, 0x10FFFF, 0x41};
+
+/* All entries on one UTF-8 input already at in_end - n. */
+static void utf8_entries(const unsigned char *s, size_t n, size_t cap16, size_t cap8, bool trusted,
+                         const char *what)
+{
+    unsigned fl = trusted ? U8K_TRUSTED : 0;
+    RUN(utf8_to_utf16, unsigned char, uint16_t, s, n, cap16, what, F(fl));
+    RUN(utf8_to_utf16, unsigned char, uint16_t, s, n, cap16, what, F(fl | U8K_BE));
+    RUN(utf8_to_utf32, unsigned char, uint32_t, s, n, cap16, what, F(fl));
+    RUN(utf8_to_latin1, unsigned char, unsigned char, s, n, cap8, what, F(fl));
+    RUN(latin1_to_utf8, unsigned char, unsigned char, s, n, cap8 * 2, what, );
+}
+
+int main(void)
+{
+    static unsigned char text[4096];
+    static uint16_t t16[2048];
+    static uint32_t t32[1024];
+    size_t n, i, cap, len;
+    int mix;
+    test_begin();
+    K = u8k_active();
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    in_end = guarded();
+    out_end = guarded();
+
+    /* UTF-8 input: lengths 0..300 at the guard, full and edge capacities. */
+    for (mix = 0; mix < 4; mix++) {
+        n = gen_utf8(text, 400, mix);
+        for (len = 0; len <= 300 && len <= n; len++) {
+            unsigned char *s = in_end - len;
+            memcpy(s, text, len);
+            utf8_entries(s, len, len, len, false, "utf8");
+            if (u8k_scalar_is_valid(s, len))
+                utf8_entries(s, len, len, len, true, "utf8-trusted");
+            if (len > 0 && len % 7 == 0) {
+                s[len / 2] = bad8[len % sizeof bad8];
+                utf8_entries(s, len, len, len, false, "utf8-bad");
+            }
+        }
+        /* every capacity on a 150-byte input */
+        {
+            size_t m = 150;
+            unsigned char *s = in_end - m;
+            memcpy(s, text, m);
+            for (cap = 0; cap <= m + 2; cap++)
+                utf8_entries(s, m, cap, cap, false, "utf8-cap");
+        }
+        /* mutations around block edges */
+        for (size_t e = 16; e <= 256; e *= 2)
+            for (size_t d = 0; d < 8; d++) {
+                size_t m = 300, p = e + d - 4;
+                unsigned char *s = in_end - m;
+                memcpy(s, text, m);
+                s[p] = bad8[rnd() % sizeof bad8];
+                utf8_entries(s, m, m, m, false, "utf8-mut");
+                utf8_entries(s, m, p / 2, p / 2, false, "utf8-mut-cap");
+            }
+    }
+    /* Pure ASCII, long: the vector path, capacities around block edges. */
+    {
+        size_t m = 1000;
+        unsigned char *s = in_end - m;
+        for (i = 0; i < m; i++)
+            s[i] = (unsigned char)(' ' + i % 95);
+        for (cap = 0; cap <= m; cap += (cap < 200 ? 1 : 61))
+            utf8_entries(s, m, cap, cap, false, "ascii");
+        s[777] = 0xC3;
+        utf8_entries(s, m, m, m, false, "ascii-bad");
+    }
+
+    /* UTF-16 input, both byte orders. */
+    for (int be = 0; be < 2; be++)
+        for (mix = 0; mix < 4; mix++) {
+            unsigned fl = be ? U8K_BE : 0;
+            n = gen_utf16(t16, 400, mix, be);
+            for (len = 0; len <= 300 && len <= n; len += (quick() ? 7 : 1)) {
+                uint16_t *s = (uint16_t *)(void *)(in_end - len * 2);
+                memcpy(s, t16, len * 2);
+                RUN(utf16_to_utf8, uint16_t, unsigned char, s, len, len * 3, "utf16", F(fl));
+                RUN(utf16_to_utf8, uint16_t, unsigned char, s, len, len, "utf16-small", F(fl));
+                if (len > 0 && len % 5 == 0) {
+                    uint16_t b = bad16[len % (sizeof bad16 / 2)];
+                    s[len / 2] = be ? (uint16_t)(b << 8 | b >> 8) : b;
+                    RUN(utf16_to_utf8, uint16_t, unsigned char, s, len, len * 3, "utf16-bad", F(fl));
+                }
+            }
+            for (size_t e = 16; e <= 128; e *= 2)
+                for (size_t d = 0; d < 8; d++) {
+                    size_t m = 200, p = e + d - 4;
+                    uint16_t *s = (uint16_t *)(void *)(in_end - m * 2);
+                    uint16_t b = bad16[rnd() % (sizeof bad16 / 2)];
+                    memcpy(s, t16, m * 2);
+                    s[p] = be ? (uint16_t)(b << 8 | b >> 8) : b;
+                    RUN(utf16_to_utf8, uint16_t, unsigned char, s, m, m * 3, "utf16-mut", F(fl));
+                    for (cap = p; cap < p + 8; cap++)
+                        RUN(utf16_to_utf8, uint16_t, unsigned char, s, m, cap, "utf16-cap", F(fl));
+                }
+        }
+
+    /* UTF-32 input. */
+    for (mix = 0; mix < 4; mix++) {
+        for (i = 0; i < 400 && i < sizeof t32 / 4; i++)
+            t32[i] = rand_cp(mix);
+        for (len = 0; len <= 300; len += (quick() ? 7 : 1)) {
+            uint32_t *s = (uint32_t *)(void *)(in_end - len * 4);
+            memcpy(s, t32, len * 4);
+            RUN(utf32_to_utf8, uint32_t, unsigned char, s, len, len * 4, "utf32", F(0u));
+            RUN(utf32_to_utf8, uint32_t, unsigned char, s, len, len, "utf32-small", F(0u));
+            if (len > 0 && len % 5 == 0) {
+                s[len / 2] = bad32[len % (sizeof bad32 / 4)];
+                RUN(utf32_to_utf8, uint32_t, unsigned char, s, len, len * 4, "utf32-bad", F(0u));
+            }
+        }
+    }
+    /* Latin-1 of every byte value. */
+    for (len = 0; len <= 300; len++) {
+        unsigned char *s = in_end - len;
+        for (i = 0; i < len; i++)
+            s[i] = (unsigned char)(len % 3 ? rnd() : (rnd() % 4 ? 'a' : rnd()));
+        RUN(latin1_to_utf8, unsigned char, unsigned char, s, len, len * 2, "latin1", );
+        RUN(latin1_to_utf8, unsigned char, unsigned char, s, len, len + len / 8, "latin1-small", );
+    }
+    return test_done("simd_transcode");
+}
