@@ -907,6 +907,47 @@ static void test_options(void)
     CHECK(utf8kit_max_output_size(UTF8KIT_UTF8, UTF8KIT_UTF8, 0) >= 3, "bom room");
 }
 
+/* utf8kit_max_output_size against short random inputs for every pair,
+ * under REPLACE with the widest substitute the target holds (and SKIP,
+ * and with a BOM added). */
+static void test_bounds(void)
+{
+    static const uint32_t subs[] = {0x10FFFF, 0xFFFF, 0xFF, 0x7F};
+    unsigned long seed = 12345;
+    size_t f, t, i, k, n;
+    for (f = 0; f < NALL; f++)
+        for (t = 0; t < NALL; t++) {
+            utf8kit_options o = opts(UTF8KIT_REPLACE);
+            unsigned char tmp[16];
+            int bad = 0;
+            for (i = 0; i < 4; i++) {
+                o.substitute = subs[i];
+                if (utf8kit_convert(UTF8KIT_UTF8, ALL[t], "a", 1, NULL, 0, &o).status ==
+                    UTF8KIT_OK)
+                    break;
+            }
+            o.bom = UTF8KIT_BOM_ADD;
+            for (i = 0; i < (quick ? 100u : 600u); i++) {
+                utf8kit_result r;
+                n = i % 13;
+                for (k = 0; k < n; k++) {
+                    seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+                    /* bias towards lead bytes, surrogate halves and zeros */
+                    tmp[k] = (unsigned char)(seed >> 56);
+                    if ((seed >> 20 & 3) == 0)
+                        tmp[k] = (unsigned char)(0xC0 | (seed >> 40 & 0x3F));
+                    else if ((seed >> 20 & 3) == 1)
+                        tmp[k] = (unsigned char)(seed >> 30 & 1 ? 0xD8 : 0x80 | (seed >> 40 & 0x3F));
+                    else if ((seed >> 20 & 7) == 2)
+                        tmp[k] = 0;
+                }
+                r = utf8kit_convert(ALL[f], ALL[t], tmp, n, NULL, 0, &o);
+                bad += r.written > utf8kit_max_output_size(ALL[f], ALL[t], n);
+            }
+            CHECK(bad == 0, "bound %d->%d exceeded %d times", ALL[f], ALL[t], bad);
+        }
+}
+
 int main(void)
 {
     const char *q = getenv("UTF8KIT_TEST_QUICK");
@@ -920,5 +961,6 @@ int main(void)
     test_capacities();
     test_error_tables();
     test_options();
+    test_bounds();
     return test_done("convert");
 }
