@@ -156,9 +156,10 @@ int cmd_encode(int argc, char **argv)
         if (!parse_code_point(cps[i], &cp)) {
             if (any && !verbose)
                 putchar('\n');
+            fflush(stdout);
+            cli_usage_error("encode", "'%s' is not a code point (U+XXXX, 0xXXXX, decimal)", cps[i]);
             free(cps);
-            return cli_usage_error("encode", "'%s' is not a code point (U+XXXX, 0xXXXX, decimal)",
-                                   cps[i]);
+            return CLI_EXIT_ERROR;
         }
         len = encode_one(form, cp, oct, &why);
         if (!len) {

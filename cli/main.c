@@ -45,6 +45,11 @@ int main(int argc, char **argv)
     /* A closed pipe must be an error we can report (EPIPE), not a silent
      * death by signal. */
     signal(SIGPIPE, SIG_IGN);
+#ifdef SIGXFSZ
+    /* Likewise a file size limit: a write error (EFBIG) we can clean up
+     * after, not a kill that would leave the temporary file behind. */
+    signal(SIGXFSZ, SIG_IGN);
+#endif
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_ERROR;
