@@ -252,7 +252,11 @@ static utf8kit_status held(struct call *c, bool final)
 
 /* sync returns a step boundary in [lo, n] of s[0..n), which starts at one:
  * a place where the forward decoding from 0 starts a step, found by
- * looking only near lo. */
+ * looking only near lo. (A second line of defence: decoding from a wrong
+ * place that is unit-aligned yields errors, never a valid character, until
+ * it falls back in step: a continuation byte is a stray, the low half of a
+ * UTF-16 or CESU-8 pair a lone surrogate. edges() relies only on valid
+ * characters.) */
 static size_t sync(utf8kit_encoding enc, const unsigned char *s, size_t n, size_t lo)
 {
     size_t q = lo, u = u8k_unit_size(enc);
@@ -389,6 +393,7 @@ static utf8kit_status rest(struct call *c, bool final)
 utf8kit_result utf8kit_stream_convert(utf8kit_stream *st, const void *src, size_t len, void *dst,
                                       size_t cap, bool final)
 {
+    static const unsigned char none[1];
     struct call c;
     utf8kit_status r;
     utf8kit_result res;
@@ -400,7 +405,7 @@ utf8kit_result utf8kit_stream_convert(utf8kit_stream *st, const void *src, size_
         return u8k_res(len ? UTF8KIT_ERR_INVALID_ARGUMENT : UTF8KIT_OK, 0, 0, 0);
     memset(&c, 0, sizeof c);
     c.st = st;
-    c.src = src;
+    c.src = src != NULL ? (const unsigned char *)src : none; /* no arithmetic on NULL */
     c.len = len;
     c.dst = dst;
     c.cap = dst ? cap : SIZE_MAX;

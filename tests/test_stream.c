@@ -146,7 +146,7 @@ static bool streamed(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         final = end == len && !(pl->end_call && pos < len);
         if (pl->end_call && pos == len)
             final = true;
-        chunk = dup_exact(in + pos, end - pos);
+        chunk = dup_exact(in ? in + pos : in, end - pos);
         for (;;) {
             size_t cap = pl->cut == CUT_RANDOM ? rnd((uint32_t)pl->max_cap + 1) : 4096;
             unsigned char *dst;
@@ -239,7 +239,7 @@ static size_t enumerate(utf8kit_encoding from, utf8kit_encoding to, const unsign
     memset(&o, 0, sizeof o);
     o.bom = opt ? opt->bom : UTF8KIT_BOM_KEEP;
     for (;;) {
-        utf8kit_result r = utf8kit_convert(from, to, in + p, len - p, dst, cap, &o);
+        utf8kit_result r = utf8kit_convert(from, to, in ? in + p : in, len - p, dst, cap, &o);
         o.bom = UTF8KIT_BOM_KEEP;
         if (r.status == UTF8KIT_OK || k == max)
             break;
@@ -673,6 +673,45 @@ static void random_tests(bool quick)
     }
 }
 
+/* ASSUME_VALID on valid input: the fast path gives the same output. */
+static void assume_valid_tests(void)
+{
+    static const utf8kit_encoding targets[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF32LE, UTF8KIT_UTF8,
+                                               UTF8KIT_CESU8};
+    static const uint32_t cps[] = {0x41, 0xE9, 0x7FF, 0x800, 0x20AC, 0xFFFD, 0x10000, 0x1F600,
+                                   0x10FFFF};
+    size_t i, j, t;
+    for (i = 0; i < 40; i++) {
+        struct buf in = {0};
+        size_t pieces = rnd(80);
+        for (j = 0; j < pieces; j++) {
+            char u[4];
+            buf_put(&in, u, utf8kit_encode(cps[rnd(sizeof cps / sizeof cps[0])], u));
+        }
+        for (t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+            utf8kit_options opt;
+            struct outcome want, got;
+            struct plan pl;
+            memset(&opt, 0, sizeof opt);
+            opt.policy = UTF8KIT_ASSUME_VALID;
+            memset(&pl, 0, sizeof pl);
+            pl.cut = CUT_RANDOM;
+            pl.max_chunk = 1 + rnd(50);
+            pl.max_cap = 1 + rnd(30);
+            one_shot(UTF8KIT_UTF8, targets[t], in.p, in.n, &opt, &want);
+            snprintf(ctx, sizeof ctx, "assume-valid %zu to %d", i, (int)targets[t]);
+            CHECK(want.status == UTF8KIT_OK, "%s: one-shot %s", ctx, utf8kit_status_name(want.status));
+            if (streamed(UTF8KIT_UTF8, targets[t], in.p, in.n, &opt, &pl, &got)) {
+                same(&want, &got, &opt, false);
+                CHECK(got.errors == 0, "%s: errors", ctx);
+                outcome_free(&got);
+            }
+            outcome_free(&want);
+        }
+        free(in.p);
+    }
+}
+
 /* ---- 3b. long chunks: where the body of a chunk ends ----------------- */
 
 /* A chunk longer than 32 bytes is converted in bulk up to a character
@@ -919,5 +958,6 @@ int main(void)
     }
     random_tests(q && *q == '1');
     motif_tests();
+    assume_valid_tests();
     return test_done("stream");
 }
