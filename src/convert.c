@@ -20,6 +20,7 @@
  * call is KEEP (STRIP and ADD act on the start of the input they are given).
  */
 #include "codec.h"
+#include "scalar/decode_fast.h"
 
 /* The operations the kernel table offers (internal.h). */
 enum pair { P_U8_U16, P_U8_U32, P_U16_U8, P_U32_U8, P_L1_U8, P_U8_L1, P_U8_U8 };
@@ -178,11 +179,18 @@ static bool make_subst(struct subst *x, utf8kit_encoding to, uint32_t substitute
     return x->sub_len != 0;
 }
 
-/* Encodings whose bytes 00..7F are U+0000..U+007F, read and written
- * alone (MUTF-8 too, except that it writes U+0000 as C0 80). */
-static bool ascii_identity(utf8kit_encoding e)
+/* Writes the n ASCII bytes of s as n units of osz bytes (1, 2 or 4), in
+ * big-endian order when be. */
+static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz, bool be)
 {
-    return u8k_unit_size(e) == 1;
+    size_t i;
+    if (osz == 1) {
+        memcpy(d, s, n);
+        return;
+    }
+    memset(d, 0, n * osz);
+    for (i = 0; i < n; i++)
+        d[i * osz + (be ? osz - 1 : 0)] = s[i];
 }
 
 /* The generic loop: from byte offset *pos of src, writing from byte *w of
@@ -193,30 +201,36 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
 {
     utf8kit_result r;
     unsigned char buf[8];
-    bool ascii_run = ascii_identity(from) && ascii_identity(to);
+    size_t (*ascii_prefix)(const unsigned char *, size_t) = u8k_active()->ascii_prefix;
+    bool ascii_run = u8k_unit_size(from) == 1;
+    size_t osz = u8k_unit_size(to);
+    bool obe = to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE || to == UTF8KIT_UTF32BE;
     while (pos < len) {
         uint32_t cp;
         size_t n, k;
         const unsigned char *out = buf;
         utf8kit_status st;
         if (ascii_run && s[pos] < 0x80) {
-            /* A run of ASCII is copied as it is (MUTF-8 output stops
-             * before a 00, which it writes as C0 80). */
-            size_t run = u8k_active()->ascii_prefix(s + pos, len - pos);
+            /* Every 8-bit source reads 00..7F as U+0000..U+007F, and every
+             * target writes those as one unit of the same value: a run of
+             * ASCII is copied, or widened to 16/32-bit units (MUTF-8
+             * output stops before a 00, which it writes as C0 80). */
+            size_t run = ascii_prefix(s + pos, len - pos);
             const unsigned char *z;
             if (to == UTF8KIT_MUTF8 && (z = memchr(s + pos, 0, run)) != NULL)
                 run = (size_t)(z - (s + pos));
             if (d != NULL) {
-                if (run > cap - w)
-                    run = cap - w;
-                memcpy(d + w, s + pos, run);
+                if (run > (cap - w) / osz)
+                    run = (cap - w) / osz;
+                widen(d + w, s + pos, run, osz, obe);
             }
             pos += run;
-            w += run;
+            w += run * osz;
             if (run > 0)
                 continue;
         }
-        st = u8k_decode_char(from, s + pos, len - pos, &cp, &n);
+        st = from == UTF8KIT_UTF8 ? u8k_decode_fast(s + pos, len - pos, &cp, &n)
+                                  : u8k_decode_char(from, s + pos, len - pos, &cp, &n);
         if (U8K_LIKELY(st == UTF8KIT_OK)) {
             k = u8k_encode_char(to, cp, buf);
             if (U8K_UNLIKELY(k == 0))
