@@ -138,18 +138,30 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
     st->hi = v_splat(0x80);
 }
 
-/* The error bits of block `cur` (any non-zero byte: an error ends in it). */
-U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur)
+/* The error bits of block `cur` after block `prev` (any non-zero byte:
+ * an error ends in it). */
+U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 {
-    u8k_v p1 = v_prev1(cur, st->prev);
+    u8k_v p1 = v_prev1(cur, prev);
     u8k_v rules = v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
                         v_lookup(st->t3, v_shr4(cur)));
     /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
      * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
-    u8k_v third = v_subs(v_prev2(cur, st->prev), st->e0);
-    u8k_v fourth = v_subs(v_prev3(cur, st->prev), st->f0);
+    u8k_v third = v_subs(v_prev2(cur, prev), st->e0);
+    u8k_v fourth = v_subs(v_prev3(cur, prev), st->f0);
     return v_xor(rules, v_and(v_or(third, fourth), st->hi));
 }
+
+U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur) { return u8k_vcheck2(st, cur, st->prev); }
+
+/* Counting bytes of a valid block: as signed bytes, non-continuation
+ * bytes are those > -65 (BF); bytes >= F0 are those > -17 (EF) but not
+ * > -1 (the ASCII ones). */
+#define U8K_COUNT(v)                                                                       \
+    do {                                                                                   \
+        c += v_count_gt(v, -65);                                                           \
+        q += v_count_gt(v, -17) - v_count_gt(v, -1);                                       \
+    } while (0)
 
 /* u8k_vscan validates s[0..len) from a fresh start (as if nothing came
  * before s). It returns true when the input is valid; otherwise *at is the
@@ -176,6 +188,30 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
         lim[VW - 1] = 0xBF; /* ...any lead last */
         tailmax = v_load(lim);
     }
+    /* Four blocks at a time: one test for all-ASCII, one for errors.
+     * On an error the one-block loop below finds which block it is in. */
+    while (i + 4 * VW <= len) {
+        u8k_v a = v_load(s + i), b = v_load(s + i + VW);
+        u8k_v cc = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
+        if (v_high(v_or(v_or(a, b), v_or(cc, d))) == 0) {
+            if (v_any(v_subs(st.prev, tailmax)))
+                goto fail;
+            c += 4 * VW;
+        } else {
+            u8k_v e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
+                           v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
+            if (v_any(e))
+                break;
+            if (counting) {
+                U8K_COUNT(a);
+                U8K_COUNT(b);
+                U8K_COUNT(cc);
+                U8K_COUNT(d);
+            }
+        }
+        st.prev = d;
+        i += 4 * VW;
+    }
     for (; i + VW <= len; i += VW) {
         u8k_v cur = v_load(s + i);
         if (v_high(cur) == 0) {
@@ -185,13 +221,8 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
         } else {
             if (v_any(u8k_vcheck(&st, cur)))
                 goto fail;
-            if (counting) {
-                /* As signed bytes, non-continuation bytes are those
-                 * > -65 (BF); bytes >= F0 are those > -17 (EF) but not
-                 * > -1 (the ASCII ones). */
-                c += v_count_gt(cur, -65);
-                q += v_count_gt(cur, -17) - v_count_gt(cur, -1);
-            }
+            if (counting)
+                U8K_COUNT(cur);
         }
         st.prev = cur;
     }
@@ -206,8 +237,8 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
             goto fail;
         if (counting) {
             /* The VW - rem zero bytes of padding count as characters. */
-            c += v_count_gt(cur, -65) - (VW - rem);
-            q += v_count_gt(cur, -17) - v_count_gt(cur, -1);
+            U8K_COUNT(cur);
+            c -= VW - rem;
         }
         if (counting) {
             *nc = c;

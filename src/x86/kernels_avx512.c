@@ -23,18 +23,19 @@ U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm512_xor_si512(a, b); }
 U8K_INLINE u8k_v v_shr4(u8k_v v) { return _mm512_and_si512(_mm512_srli_epi16(v, 4), v_splat(0x0F)); }
 /* VBMI's two-table byte permutation reads the stream prev|cur directly:
  * index k - n (mod 128) picks byte k - n of cur, or, when it wraps, byte
- * 64 + k - n of prev (bit 6 of the index selects prev). */
-U8K_INLINE u8k_v v_shift_idx(int n)
-{
-    unsigned char idx[64];
-    int k;
-    for (k = 0; k < 64; k++)
-        idx[k] = (unsigned char)((k - n) & 127);
-    return _mm512_loadu_si512((const void *)idx);
-}
-U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, v_shift_idx(1), p); }
-U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, v_shift_idx(2), p); }
-U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, v_shift_idx(3), p); }
+ * 64 + k - n of prev (bit 6 of the index selects prev; bit 7 is ignored,
+ * so a negative k - n needs no mask). Byte k of U8K_IDX(n) is k - n. */
+#define U8K_IDX(n)                                                                          \
+    _mm512_set_epi8(63 - n, 62 - n, 61 - n, 60 - n, 59 - n, 58 - n, 57 - n, 56 - n, 55 - n,   \
+                    54 - n, 53 - n, 52 - n, 51 - n, 50 - n, 49 - n, 48 - n, 47 - n, 46 - n,    \
+                    45 - n, 44 - n, 43 - n, 42 - n, 41 - n, 40 - n, 39 - n, 38 - n, 37 - n,    \
+                    36 - n, 35 - n, 34 - n, 33 - n, 32 - n, 31 - n, 30 - n, 29 - n, 28 - n,    \
+                    27 - n, 26 - n, 25 - n, 24 - n, 23 - n, 22 - n, 21 - n, 20 - n, 19 - n,    \
+                    18 - n, 17 - n, 16 - n, 15 - n, 14 - n, 13 - n, 12 - n, 11 - n, 10 - n,    \
+                    9 - n, 8 - n, 7 - n, 6 - n, 5 - n, 4 - n, 3 - n, 2 - n, 1 - n, (0 - n) & 127)
+U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(1), p); }
+U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(2), p); }
+U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(3), p); }
 U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return _mm512_subs_epu8(a, b); }
 U8K_INLINE bool v_any(u8k_v v) { return _mm512_test_epi8_mask(v, v) != 0; }
 U8K_INLINE uint64_t v_high(u8k_v v) { return (uint64_t)_mm512_movepi8_mask(v); }
