@@ -69,6 +69,12 @@ for f in sorted(glob.glob(os.path.join(src, '*', 'cases.txt'))):
             pass
 raw.add(b'')
 raw.add('héllo wörld €100 𝄞 日本語'.encode() * 5)
+# the relatives: CESU-8 pair, Modified UTF-8 NUL, RFC 2279 5/6-octet forms;
+# labels
+raw.update([b'a\xed\xa0\xbd\xed\xb8\x80b', b'\xc0\x80x\x00', b'\xf8\x88\x80\x80\x80',
+            b'\xfc\x84\x80\x80\x80\x80', b'\xfd\xbf\xbf\xbf\xbf\xbf', b'\xf7\xbf\xbf\xbf',
+            b'UTF-8', b' utf8 ', b'unicode-1-1-utf-8', b'latin1', b'windows-1252', b'CESU-8',
+            b'UTF-16LE', b'ucs-2', b'\xef\xbb\xbfabc', b'\xff\xfe\x00\x00', b'\x00\x00\xfe\xff'])
 def put(d, b):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, hashlib.sha1(b).hexdigest()), 'wb') as fh:
@@ -87,7 +93,7 @@ for t in "${targets[@]}"; do
   corpus="$here/corpus-$t"
   mkdir -p "$corpus"
   case $t in
-    fuzz_convert|fuzz_stream|fuzz_legacy|fuzz_typed) seed="$seeds/hdr" ;;
+    fuzz_convert|fuzz_stream|fuzz_typed) seed="$seeds/hdr" ;;
     *) seed="$seeds/raw" ;;
   esac
   echo "== fuzz $t for ${secs}s"
