@@ -275,14 +275,6 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
     return r;
 }
 
-static bool host_is_be(void)
-{
-    const uint16_t one = 1;
-    unsigned char b;
-    memcpy(&b, &one, 1);
-    return b == 0;
-}
-
 static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) == 0; }
 
 utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
@@ -296,7 +288,7 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
     size_t pos = 0, w = 0, isz, osz;
     utf8kit_result r;
     enum pair p;
-    bool typed = true, be = host_is_be();
+    bool typed = true;
     unsigned flags = 0;
 
     if (opt == NULL)
@@ -348,7 +340,6 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         p = P_U8_U8;
     else
         p = P_U8_U8, typed = false;
-    (void)be;
     isz = in_size[p];
     osz = out_size[p];
     if (typed && (!aligned(s + pos, isz) || (d != NULL && !aligned(d + w, osz))))

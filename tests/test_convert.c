@@ -943,9 +943,71 @@ static void test_bounds(void)
                 }
                 r = utf8kit_convert(ALL[f], ALL[t], tmp, n, NULL, 0, &o);
                 bad += r.written > utf8kit_max_output_size(ALL[f], ALL[t], n);
+                /* ASSUME_VALID on invalid input: any output, but in bounds
+                 * (exact-size blocks, so ASan sees any overrun) */
+                {
+                    utf8kit_options av = opts(UTF8KIT_ASSUME_VALID);
+                    size_t cap = utf8kit_max_output_size(ALL[f], ALL[t], n);
+                    unsigned char *in = dup_exact(tmp, n), *d = malloc(cap);
+                    r = utf8kit_convert(ALL[f], ALL[t], in, n, d, cap, &av);
+                    bad += r.written > cap || r.read > n;
+                    free(in);
+                    free(d);
+                }
             }
             CHECK(bad == 0, "bound %d->%d exceeded %d times", ALL[f], ALL[t], bad);
         }
+}
+
+/* The typed functions under ASSUME_VALID and SKIP on random bytes, every
+ * length up to 40, inputs and outputs in exact-size blocks. */
+static void test_typed_garbage(void)
+{
+    unsigned long seed = 99;
+    size_t i, k, n;
+    for (i = 0; i < (quick ? 300u : 3000u); i++) {
+        unsigned char tmp[40], *in;
+        uint16_t *w16;
+        uint32_t *w32;
+        char *c8;
+        int pol;
+        n = i % 41;
+        for (k = 0; k < n; k++) {
+            seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+            tmp[k] = (unsigned char)(seed >> 56);
+            if ((seed >> 17 & 3) == 0)
+                tmp[k] &= 0x7F;
+        }
+        in = dup_exact(tmp, n);
+        for (pol = UTF8KIT_SKIP; pol <= UTF8KIT_ASSUME_VALID; pol++) {
+            utf8kit_result r;
+            w16 = malloc(2 * n + 2);
+            w32 = malloc(4 * n + 4);
+            c8 = malloc(3 * n + 1);
+            r = utf8kit_utf8_to_utf16le((const char *)in, n, w16, n, (utf8kit_policy)pol);
+            CHECK(r.written <= n && r.read <= n, "garbage utf16le");
+            r = utf8kit_utf8_to_utf16be((const char *)in, n, w16, n, (utf8kit_policy)pol);
+            CHECK(r.written <= n && r.read <= n, "garbage utf16be");
+            r = utf8kit_utf8_to_utf32((const char *)in, n, w32, n, (utf8kit_policy)pol);
+            CHECK(r.written <= n && r.read <= n, "garbage utf32");
+            r = utf8kit_utf8_to_latin1((const char *)in, n, c8, n, (utf8kit_policy)pol);
+            CHECK(r.written <= n && r.read <= n, "garbage latin1");
+            memcpy(w16, in, n & ~(size_t)1);
+            r = utf8kit_utf16le_to_utf8(w16, n / 2, c8, 3 * (n / 2), (utf8kit_policy)pol);
+            CHECK(r.written <= 3 * (n / 2) && r.read <= n / 2, "garbage from utf16le");
+            r = utf8kit_utf16be_to_utf8(w16, n / 2, c8, 3 * (n / 2), (utf8kit_policy)pol);
+            CHECK(r.written <= 3 * (n / 2) && r.read <= n / 2, "garbage from utf16be");
+            memcpy(w32, in, n & ~(size_t)3);
+            r = utf8kit_utf32_to_utf8(w32, n / 4, c8, 3 * n / 4, (utf8kit_policy)pol);
+            CHECK(r.written <= 3 * n / 4 && r.read <= n / 4, "garbage from utf32");
+            r = utf8kit_repair((const char *)in, n, c8, 3 * n);
+            CHECK(r.status == UTF8KIT_OK && r.read == n, "garbage repair");
+            free(w16);
+            free(w32);
+            free(c8);
+        }
+        free(in);
+    }
 }
 
 int main(void)
@@ -962,5 +1024,6 @@ int main(void)
     test_error_tables();
     test_options();
     test_bounds();
+    test_typed_garbage();
     return test_done("convert");
 }
