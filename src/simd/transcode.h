@@ -80,6 +80,9 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
     r = SCALAR(src + i, len - i, dst + o, cap - o);                                        \
     return u8k_shift(r, i, o)
 
+/* An instruction set with compress (U8K_HAVE_COMPRESS: simd/compress.h)
+ * has its own UTF-16 kernels. */
+#ifndef U8K_HAVE_COMPRESS
 static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                          size_t cap, unsigned flags)
 {
@@ -88,6 +91,7 @@ static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, u
     U8K_FROM_UTF8_LOOP(v_store_widen16(dst + o, v, be), SC);
 #undef SC
 }
+#endif
 
 static utf8kit_result simd_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
                                          size_t cap, unsigned flags)
@@ -159,6 +163,7 @@ U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be
     return (u & 0xFC00u) == 0xD800u ? j - 1 : j;
 }
 
+#ifndef U8K_HAVE_COMPRESS
 static utf8kit_result simd_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
                                          size_t cap, unsigned flags)
 {
@@ -171,6 +176,7 @@ static utf8kit_result simd_utf16_to_utf8(const uint16_t *src, size_t len, unsign
 #undef END
 #undef NARROW
 }
+#endif
 
 static utf8kit_result simd_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
                                          size_t cap, unsigned flags)

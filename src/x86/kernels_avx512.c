@@ -97,8 +97,10 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+#define U8K_HAVE_COMPRESS 1 /* UTF-16 kernels from simd/compress.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
+#include "simd/compress.h"
 
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
@@ -107,9 +109,9 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_ascii_prefix,
     simd_count,
     simd_utf16_length,
-    simd_utf8_to_utf16,
+    simd_utf8_to_utf16_vbmi2,
     simd_utf8_to_utf32,
-    simd_utf16_to_utf8,
+    simd_utf16_to_utf8_vbmi2,
     simd_utf32_to_utf8,
     simd_latin1_to_utf8,
     simd_utf8_to_latin1,

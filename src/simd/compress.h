@@ -1,0 +1,222 @@
+/*
+ * simd/compress.h - UTF-8 <-> UTF-16 transcoding for instruction sets
+ * with a byte permutation over a whole register and compress (AVX-512
+ * VBMI + VBMI2). Written once here; src/x86/kernels_avx512.c includes it
+ * after simd/validate.h and simd/transcode.h. Ideas from R. Clausecker and
+ * D. Lemire, "Transcoding Unicode Characters with AVX-512 Instructions",
+ * Software: Practice and Experience 53(12), 2023, in our own form:
+ *
+ * UTF-8 -> UTF-16, per 64-byte window at a character start i:
+ *  1. the character starts are the bytes that are not 80..BF; those at
+ *     offsets 0..60 begin characters that end inside the window;
+ *  2. compress the offsets of the first 16 starts into 16 bytes, and
+ *     with one byte permutation gather the 4 bytes from each start into
+ *     one 32-bit lane;
+ *  3. decode every lane at once (its first byte gives the length) and
+ *     turn values >= U+10000 into a surrogate pair in the lane's two
+ *     16-bit halves;
+ *  4. compress the 16-bit halves that are used and store them.
+ * Validity comes from the lookup validator of simd/validate.h run a
+ * window ahead: a character is converted only when all its bytes lie in
+ * blocks already checked. Anything the window cannot take (an error, too
+ * little room, the last 64 bytes) goes to the scalar reference kernel,
+ * which then also produces the exact error report.
+ *
+ * UTF-16 -> UTF-8, per 16 units without surrogates: widen to 32-bit
+ * lanes, build the 1-3 UTF-8 bytes of each in its lane, and compress the
+ * used bytes. A block with a surrogate goes to the scalar kernel.
+ */
+#ifndef UTF8KIT_SIMD_COMPRESS_H
+#define UTF8KIT_SIMD_COMPRESS_H
+
+#include "internal.h"
+
+/* Byte k: k (the offsets of a window). */
+#define U8K_IOTA                                                                           \
+    _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,  \
+                    45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28,  \
+                    27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,  \
+                    9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+
+/* Byte k: k / 4 (each lane repeats one start offset four times)... */
+#define U8K_DUP4                                                                           \
+    _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11,  \
+                    11, 11, 10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, \
+                    5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0)
+/* ...plus k % 4: the lane then lists its four bytes. */
+#define U8K_STEP4 _mm512_set1_epi32(0x03020100)
+
+/* Starts at offsets 0..60 end inside the window (a character has at most
+ * 4 bytes). */
+#define U8K_WINDOW_STARTS UINT64_C(0x1FFFFFFFFFFFFFFF)
+
+U8K_INLINE __m512i u8k_swap16(__m512i v) { return _mm512_or_si512(_mm512_slli_epi16(v, 8), _mm512_srli_epi16(v, 8)); }
+
+static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
+                                               size_t cap, unsigned flags)
+{
+    bool be = (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
+    size_t i = 0, o = 0, checked = 0; /* blocks before `checked` passed */
+    u8k_vstate st;
+    const __m512i iota = U8K_IOTA, dup4 = U8K_DUP4, step4 = U8K_STEP4;
+    const __m512i low6 = _mm512_set1_epi32(0x3F);
+    utf8kit_result r;
+    u8k_vinit(&st);
+    while (i + 64 <= len && o + 64 <= cap) {
+        __m512i w, x, b0, c1, c2, c3, cp, t, units, packed;
+        uint64_t high, starts, sel, rest;
+        __mmask16 m2, m3, m4;
+        uint32_t keep;
+        unsigned k, last, n;
+        /* Check the blocks under the window first. */
+        while (checked < i + 64) {
+            __m512i cur;
+            if (checked + 64 > len)
+                goto rest;
+            cur = v_load(src + checked);
+            if (!trusted && v_any(u8k_vcheck(&st, cur)))
+                goto rest;
+            st.prev = cur;
+            checked += 64;
+        }
+        w = v_load(src + i);
+        high = v_high(w);
+        if ((high & 0xFFFF) == 0) {
+            /* At least 16 ASCII bytes: widen all 64, keep the ASCII ones
+             * (the rest is overwritten by what comes next). */
+            unsigned a = high ? (unsigned)__builtin_ctzll(high) : 64;
+            v_store_widen16(dst + o, w, be);
+            i += a;
+            o += a;
+            continue;
+        }
+        /* Starts: not 80..BF, i.e. not below -64 as a signed byte. */
+        starts = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        sel = starts & U8K_WINDOW_STARTS;
+        if (__builtin_popcountll(sel) > 16)
+            sel = _pdep_u64(0xFFFF, sel); /* the 16 lowest */
+        if (!(sel & 1))
+            goto rest; /* only under U8K_TRUSTED with invalid input */
+        k = (unsigned)__builtin_popcountll(sel);
+        last = 63 - (unsigned)__builtin_clzll(sel);
+        rest = last == 63 ? 0 : starts >> (last + 1) << (last + 1);
+
+        x = _mm512_maskz_compress_epi8(sel, iota);
+        x = _mm512_add_epi8(_mm512_permutexvar_epi8(dup4, x), step4);
+        x = _mm512_permutexvar_epi8(x, w);
+        /* Lane j: b0 | b1 << 8 | b2 << 16 | b3 << 24 of character j. */
+        b0 = _mm512_and_si512(x, _mm512_set1_epi32(0xFF));
+        c1 = _mm512_and_si512(_mm512_srli_epi32(x, 8), low6);
+        c2 = _mm512_and_si512(_mm512_srli_epi32(x, 16), low6);
+        c3 = _mm512_srli_epi32(x, 24);
+        c3 = _mm512_and_si512(c3, low6);
+        m2 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xC0));
+        m3 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xE0));
+        m4 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xF0));
+        /* 110xxxxx 10yyyyyy -> xxxxxyyyyyy */
+        t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x1F)), 6), c1);
+        cp = _mm512_mask_mov_epi32(b0, m2, t);
+        /* 1110xxxx 10yyyyyy 10zzzzzz */
+        t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x0F)), 12),
+                            _mm512_or_si512(_mm512_slli_epi32(c1, 6), c2));
+        cp = _mm512_mask_mov_epi32(cp, m3, t);
+        /* 11110xxx 10yyyyyy 10zzzzzz 10wwwwww, then the surrogate pair:
+         * high = D800 + (v >> 10), low = DC00 + (v & 3FF), v = cp - 10000,
+         * the high one first (in the lane's low half). */
+        if (m4) {
+            __m512i v, hi, lo;
+            t = _mm512_or_si512(
+                _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
+                                _mm512_slli_epi32(c1, 12)),
+                _mm512_or_si512(_mm512_slli_epi32(c2, 6), c3));
+            v = _mm512_sub_epi32(t, _mm512_set1_epi32(0x10000));
+            hi = _mm512_add_epi32(_mm512_srli_epi32(v, 10), _mm512_set1_epi32(0xD800));
+            lo = _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0x3FF)),
+                                  _mm512_set1_epi32(0xDC00));
+            cp = _mm512_mask_mov_epi32(cp, m4, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+        }
+        /* Keep the low half of each of the k lanes, the high half too for
+         * pairs. */
+        keep = 0x55555555u | (uint32_t)_pdep_u32((unsigned)m4, 0xAAAAAAAAu);
+        if (k < 16)
+            keep &= (1u << (2 * k)) - 1;
+        units = cp;
+        if (be)
+            units = u8k_swap16(units);
+        packed = _mm512_maskz_compress_epi16(keep, units);
+        n = (unsigned)__builtin_popcount(keep);
+        _mm512_mask_storeu_epi16(dst + o, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1, packed);
+        o += n;
+        i += rest ? (size_t)__builtin_ctzll(rest) : 64;
+    }
+rest:
+    r = u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
+    return u8k_shift(r, i, o);
+}
+
+static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
+                                               size_t cap, unsigned flags)
+{
+    bool be = (flags & U8K_BE) != 0;
+    size_t i = 0, o = 0;
+    utf8kit_result r;
+    /* 64 output bytes of room cover any 16 units (at most 48 bytes) and
+     * the 32 bytes of an ASCII block. */
+    while (i + 32 <= len && o + 64 <= cap) {
+        __m512i u = _mm512_loadu_si512((const void *)(src + i)), c, v2, v3, out, keepv;
+        __mmask16 m2, m3;
+        uint64_t bm;
+        unsigned n;
+        if (be)
+            u = u8k_swap16(u);
+        if (!_mm512_test_epi16_mask(u, _mm512_set1_epi16((short)0xFF80))) {
+            _mm256_storeu_si256((__m256i *)(void *)(dst + o), _mm512_cvtepi16_epi8(u));
+            i += 32;
+            o += 32;
+            continue;
+        }
+        c = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u));
+        /* A surrogate (D800..DFFF) in these 16: the scalar kernel takes a
+         * stretch (it pairs them, or reports the error). */
+        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(c, _mm512_set1_epi32(0xF800)),
+                                    _mm512_set1_epi32(0xD800))) {
+            size_t j = u8k_stretch16(src, len, i, be);
+            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            if (r.status == UTF8KIT_OK) {
+                i = j;
+                o += r.written;
+                continue;
+            }
+            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+                return u8k_shift(r, i, o);
+            break;
+        }
+        m2 = _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x80));
+        m3 = _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x800));
+        /* 110xxxxx 10yyyyyy, first byte in the lane's lowest byte */
+        v2 = _mm512_or_si512(
+            _mm512_or_si512(_mm512_srli_epi32(c, 6), _mm512_set1_epi32(0x80C0)),
+            _mm512_slli_epi32(_mm512_and_si512(c, _mm512_set1_epi32(0x3F)), 8));
+        /* 1110xxxx 10yyyyyy 10zzzzzz */
+        v3 = _mm512_or_si512(
+            _mm512_or_si512(_mm512_srli_epi32(c, 12), _mm512_set1_epi32(0x8080E0)),
+            _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(_mm512_srli_epi32(c, 6),
+                                                               _mm512_set1_epi32(0x3F)), 8),
+                            _mm512_slli_epi32(_mm512_and_si512(c, _mm512_set1_epi32(0x3F)), 16)));
+        out = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(c, m2, v2), m3, v3);
+        /* The bytes in use have their high bit set in keepv. */
+        keepv = _mm512_mask_mov_epi32(
+            _mm512_mask_mov_epi32(_mm512_set1_epi32(0x80), m2, _mm512_set1_epi32(0x8080)), m3,
+            _mm512_set1_epi32(0x808080));
+        bm = (uint64_t)_mm512_movepi8_mask(keepv);
+        n = (unsigned)__builtin_popcountll(bm);
+        _mm512_mask_storeu_epi8(dst + o, (UINT64_C(1) << n) - 1,
+                                _mm512_maskz_compress_epi8(bm, out));
+        i += 16;
+        o += n;
+    }
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
+    return u8k_shift(r, i, o);
+}
+
+#endif /* UTF8KIT_SIMD_COMPRESS_H */
