@@ -7,9 +7,15 @@
  * bit layouts, independent of the library), from the third-party files,
  * and from CPython (the windows-1252 table; tests/test_cpython_diff.py
  * compares with CPython's codecs at large). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "testlib.h"
 
 #include <stdint.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define HAVE_GUARD 1
+#endif
 
 static int quick;
 
@@ -1010,6 +1016,103 @@ static void test_typed_garbage(void)
     }
 }
 
+/* ---- H: inputs and outputs that end where an unmapped page begins ---------------- */
+
+#ifdef HAVE_GUARD
+/* Three readable pages followed by one that is not: returns the address
+ * of the fourth, so that [end - n, end) is usable for n up to 3 pages. */
+static unsigned char *guard_area(void)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + 3 * pg, pg, PROT_NONE) != 0)
+        return NULL;
+    return m + 3 * pg;
+}
+
+static void test_guard_pages(void)
+{
+    static const char *const texts[] = {
+        "ASCII only, long enough to span several vector blocks of sixty-four bytes: "
+        "0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        "\xD0\x9F\xD1\x80\xD0\xB8\xD0\xB2\xD0\xB5\xD1\x82 \xE4\xB8\x96\xE7\x95\x8C "
+        "\xF0\x9F\x98\x80 mixed \xC3\xA9t\xC3\xA9 \xE2\x82\xAC\xE2\x82\xAC "
+        "\xF0\x90\x8D\x88\xF0\x90\x8D\x88 and more text after it to be long",
+        "bad \xC3 \xE2\x82 \xF0\x9F\x98 \xED\xA0\x80 \xC0\xAF \xFF tail \xF4\x90\x80\x80 "
+        "\xE2\x82\xAC ok \x80\x80 end \xF0\x9F",
+    };
+    unsigned char *ie = guard_area(), *oe = guard_area();
+    size_t t, L;
+    int pol;
+    if (!ie || !oe) {
+        printf("note: mmap guard pages unavailable\n");
+        return;
+    }
+    for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        size_t n = strlen(texts[t]);
+        for (L = 0; L <= n; L++) {
+            const unsigned char *src = (const unsigned char *)texts[t] + (n - L);
+            unsigned char *in = ie - L;
+            memcpy(in, src, L);
+            for (pol = UTF8KIT_STRICT; pol <= UTF8KIT_ASSUME_VALID; pol++) {
+                utf8kit_policy P = (utf8kit_policy)pol;
+                utf8kit_result m, r;
+                size_t u16n, u32n, k;
+                /* UTF-8 -> UTF-16, output ending at the guard */
+                m = utf8kit_utf8_to_utf16le((const char *)in, L, NULL, 0, P);
+                r = utf8kit_utf8_to_utf16le((const char *)in, L, (uint16_t *)(void *)(oe - 2 * m.written),
+                                            m.written, P);
+                CHECK(pol == UTF8KIT_ASSUME_VALID || same_res(m, r), "guard utf16 t%zu L%zu p%d", t, L, pol);
+                u16n = r.written;
+                /* and back, input ending at the guard */
+                if (r.status == UTF8KIT_OK || pol != UTF8KIT_STRICT) {
+                    uint16_t *w = (uint16_t *)(void *)(ie - 2 * u16n);
+                    unsigned char tmp[4096];
+                    memcpy(tmp, oe - 2 * u16n, 2 * u16n);
+                    memcpy(w, tmp, 2 * u16n);
+                    m = utf8kit_utf16le_to_utf8(w, u16n, NULL, 0, P);
+                    r = utf8kit_utf16le_to_utf8(w, u16n, (char *)(oe - m.written), m.written, P);
+                    CHECK(same_res(m, r) && r.status == UTF8KIT_OK, "guard utf16->8 t%zu L%zu p%d", t, L, pol);
+                    memcpy(in, src, L); /* restore */
+                }
+                m = utf8kit_utf8_to_utf32((const char *)in, L, NULL, 0, P);
+                r = utf8kit_utf8_to_utf32((const char *)in, L, (uint32_t *)(void *)(oe - 4 * m.written),
+                                          m.written, P);
+                CHECK(pol == UTF8KIT_ASSUME_VALID || same_res(m, r), "guard utf32 t%zu L%zu p%d", t, L, pol);
+                u32n = r.written;
+                if (r.status == UTF8KIT_OK || pol != UTF8KIT_STRICT) {
+                    uint32_t *w = (uint32_t *)(void *)(ie - 4 * u32n);
+                    unsigned char tmp[8192];
+                    memcpy(tmp, oe - 4 * u32n, 4 * u32n);
+                    memcpy(w, tmp, 4 * u32n);
+                    m = utf8kit_utf32_to_utf8(w, u32n, NULL, 0, P);
+                    r = utf8kit_utf32_to_utf8(w, u32n, (char *)(oe - m.written), m.written, P);
+                    CHECK(same_res(m, r) && r.status == UTF8KIT_OK, "guard utf32->8 t%zu L%zu p%d", t, L, pol);
+                    memcpy(in, src, L);
+                }
+                m = utf8kit_utf8_to_latin1((const char *)in, L, NULL, 0, P);
+                r = utf8kit_utf8_to_latin1((const char *)in, L, (char *)(oe - m.written), m.written, P);
+                CHECK(pol == UTF8KIT_ASSUME_VALID || same_res(m, r), "guard latin1 t%zu L%zu p%d", t, L, pol);
+                m = utf8kit_latin1_to_utf8((const char *)in, L, NULL, 0);
+                r = utf8kit_latin1_to_utf8((const char *)in, L, (char *)(oe - m.written), m.written);
+                CHECK(same_res(m, r) && r.status == UTF8KIT_OK && r.written >= L, "guard latin1->8");
+                m = utf8kit_repair((const char *)in, L, NULL, 0);
+                r = utf8kit_repair((const char *)in, L, (char *)(oe - m.written), m.written);
+                CHECK(same_res(m, r) && r.status == UTF8KIT_OK, "guard repair");
+                for (k = 0; k < NALL; k++) {
+                    utf8kit_options o = opts(P);
+                    m = utf8kit_convert(UTF8KIT_UTF8, ALL[k], in, L, NULL, 0, &o);
+                    r = utf8kit_convert(UTF8KIT_UTF8, ALL[k], in, L, oe - m.written, m.written, &o);
+                    CHECK(pol == UTF8KIT_ASSUME_VALID || same_res(m, r), "guard convert ->%d", ALL[k]);
+                }
+            }
+        }
+    }
+}
+#else
+static void test_guard_pages(void) {}
+#endif
+
 int main(void)
 {
     const char *q = getenv("UTF8KIT_TEST_QUICK");
@@ -1025,5 +1128,6 @@ int main(void)
     test_options();
     test_bounds();
     test_typed_garbage();
+    test_guard_pages();
     return test_done("convert");
 }
