@@ -739,12 +739,17 @@ static void motif_tests(void)
         {UTF8KIT_UTF8_RFC2279, "\xFC\x84\x80\x80\x80\x80\xFD\x80\x80", 9},
         {UTF8KIT_UTF8_RFC2279, "\xF8\x88\x80\x80\x80\x80\x80\x80\x80\x80", 10},
         {UTF8KIT_UTF32BE, "\x00\x01\xF6\x00\x00\x11\x00\x00\x00\x00\xD8\x00", 12},
+        /* nothing but errors: the search for a complete character widens
+         * to the whole chunk */
+        {UTF8KIT_UTF8, "\xC0\x80\xF5\x80\xED\xA0\x80\xE1\x80", 9},
+        {UTF8KIT_CESU8, "\xED\xB0\x80\xED\xA0\x80\xF0", 7},
+        {UTF8KIT_UTF16BE, "\xDC\x00", 2},
     };
     static const utf8kit_encoding targets[] = {UTF8KIT_UTF8, UTF8KIT_UTF16LE};
     size_t i, t, k, r;
     for (i = 0; i < sizeof m / sizeof m[0]; i++) {
         struct buf in = {0};
-        while (in.n < 100)
+        while (in.n < 140)
             buf_put(&in, m[i].motif, m[i].len);
         for (r = 0; r < 3; r++) { /* the motif cut at three phases */
             const unsigned char *s = in.p + r;
