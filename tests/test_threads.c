@@ -1,7 +1,8 @@
 /* test_threads.c - many threads call the library at once, starting while
  * the kernel is first chosen (no library call happens before they are
  * released together by a barrier), then again while one more thread keeps
- * switching kernels with utf8kit_impl_select. Every result must equal the
+ * switching kernels with utf8kit_impl_select: validation, counting and
+ * conversions (convert, repair, a typed call). Every result must equal the
  * expected one, computed from the way the inputs were built (not by the
  * library). Run under ThreadSanitizer by .ci/run. */
 #define _POSIX_C_SOURCE 200809L /* pthread barriers */
@@ -17,6 +18,9 @@ static const char unit[] = "h\xC3\xA9llo \xE2\x82\xAC" "100 \xF0\x9D\x84\x9E \xE
 #define UNIT_CHARS 16 /* h é l l o sp € 1 0 0 sp 𝄞 sp 日 本 ! */
 #define UNIT_U16 17   /* 𝄞 takes a surrogate pair */
 #define UNIT_ASCII 1  /* "h" before the é */
+/* the unit in UTF-16 */
+static const uint16_t unit16[UNIT_U16] = {'h', 0xE9, 'l', 'l', 'o', ' ', 0x20AC, '1', '0', '0',
+                                          ' ', 0xD834, 0xDD1E, ' ', 0x65E5, 0x672C, '!'};
 
 struct input {
     unsigned char *s;
@@ -28,6 +32,9 @@ struct input {
 
 enum { IN_VALID, IN_BADBYTE, IN_TRUNC, IN_SHORT, N_INPUTS };
 static struct input in[N_INPUTS];
+/* the REPLACE conversion of IN_BADBYTE to UTF-16LE bytes, and its repair */
+static unsigned char *bad16, *badfix;
+static size_t bad16_len, badfix_len;
 
 static pthread_barrier_t start, phase2;
 static atomic_int stop_toggling;
@@ -51,6 +58,21 @@ static void build_inputs(void)
     v[(n / 2) * u] = 0xFF;
     in[IN_BADBYTE] = (struct input){dup_exact(v, u * n), u * n, UTF8KIT_ERR_INVALID_LEAD,
                                     (n / 2) * u, 1, UNIT_CHARS * n, UNIT_U16 * n};
+    /* expected conversions of that input: built from unit16 and the bytes */
+    bad16_len = 2 * UNIT_U16 * n;
+    bad16 = malloc(bad16_len);
+    badfix_len = u * n + 2;
+    badfix = malloc(badfix_len);
+    if (!bad16 || !badfix)
+        exit(2);
+    for (i = 0; i < UNIT_U16 * n; i++) {
+        uint16_t c = i == (n / 2) * UNIT_U16 ? 0xFFFD : unit16[i % UNIT_U16];
+        bad16[2 * i] = (unsigned char)(c & 0xFF);
+        bad16[2 * i + 1] = (unsigned char)(c >> 8);
+    }
+    memcpy(badfix, v, (n / 2) * u);
+    memcpy(badfix + (n / 2) * u, "\xEF\xBF\xBD", 3);
+    memcpy(badfix + (n / 2) * u + 3, v + (n / 2) * u + 1, u * n - (n / 2) * u - 1);
     v[(n / 2) * u] = 'h';
     /* the first 2 bytes of the last unit's 4-octet character end the input
      * (offset of F0 in the unit: "h" 1 + é 2 + "llo " 4 + € 3 + "100 " 4 = 14) */
@@ -81,6 +103,29 @@ static unsigned long run_all(void)
             bad++;
         if (utf8kit_ascii_prefix(s, t->len) != UNIT_ASCII)
             bad++;
+    }
+    {
+        /* conversions: REPLACE to UTF-16LE (typed driver and kernels),
+         * repair, and the typed call in STRICT mode */
+        const struct input *t = &in[IN_BADBYTE];
+        utf8kit_options o = {UTF8KIT_REPLACE, 0, UTF8KIT_BOM_KEEP, false};
+        unsigned char *out = malloc(bad16_len + badfix_len);
+        utf8kit_result r;
+        if (!out)
+            return bad + 1;
+        r = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF16LE, t->s, t->len, out, bad16_len, &o);
+        if (r.status != UTF8KIT_OK || r.written != bad16_len || r.replaced != 1 ||
+            memcmp(out, bad16, bad16_len) != 0)
+            bad++;
+        r = utf8kit_repair((const char *)t->s, t->len, (char *)out, badfix_len);
+        if (r.status != UTF8KIT_OK || r.written != badfix_len || memcmp(out, badfix, badfix_len) != 0)
+            bad++;
+        r = utf8kit_utf8_to_utf16le((const char *)t->s, t->len, (uint16_t *)(void *)out,
+                                    bad16_len / 2, UTF8KIT_STRICT);
+        if (r.status != UTF8KIT_ERR_INVALID_LEAD || r.read != t->at ||
+            r.written != (t->at / (sizeof unit - 1)) * UNIT_U16)
+            bad++;
+        free(out);
     }
     return bad;
 }
@@ -166,6 +211,8 @@ int main(void)
     CHECK(run_all() == 0, "single-threaded answers wrong");
     for (i = 0; i < N_INPUTS; i++)
         free(in[i].s);
+    free(bad16);
+    free(badfix);
     pthread_barrier_destroy(&start);
     pthread_barrier_destroy(&phase2);
     return test_done("threads");
