@@ -34,22 +34,25 @@ static int quick(void)
     return q && *q && *q != '0';
 }
 
-/* Two guarded regions: [in_end - page, in_end) and [out_end - page, out_end). */
+/* Two guarded regions, each ending at a PROT_NONE page. */
 static unsigned char *in_end, *out_end;
 static size_t page;
 
+/* 8 writable pages followed by a PROT_NONE one; returns the guard. */
+#define RW_PAGES 8
 static unsigned char *guarded(void)
 {
-    unsigned char *m = mmap(NULL, page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + page, page, PROT_NONE) != 0) {
+    unsigned char *m = mmap(NULL, page * (RW_PAGES + 1), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + page * RW_PAGES, page, PROT_NONE) != 0) {
         perror("mmap");
         exit(2);
     }
-    return m + page;
+    return m + page * RW_PAGES;
 }
 
 static const u8k_kernels *K;
-static unsigned char expect[4 * 4096];
+static unsigned char expect[64 * 1024];
 
 static bool same_res(utf8kit_result a, utf8kit_result b)
 {
@@ -68,17 +71,18 @@ static bool same_res(utf8kit_result a, utf8kit_result b)
  * type OT and capacity cap (the kernel's output ends at the guard).
  * EXTRA is F(flags) for the entries that take flags, empty otherwise. */
 #define F(x) , x
-#define RUN(FN, IT, OT, s, n, cap, what, EXTRA)                                              \
-    do {                                                                                   \
-        OT *d_ = (OT *)(void *)(out_end - (cap) * sizeof(OT));                             \
-        utf8kit_result w_ = u8k_scalar_kernels.FN((const IT *)(s), n, (OT *)(void *)expect, \
-                                                  cap EXTRA);                               \
-        utf8kit_result r_;                                                                 \
-        memset(d_, 0xA5, (cap) * sizeof(OT));                                              \
-        r_ = K->FN((const IT *)(s), n, d_, cap EXTRA);                                    \
-        CHECK(same_res(r_, w_), REPORT(what, r_, w_, n, cap));                             \
-        CHECK(r_.written > (cap) || memcmp(d_, expect, r_.written * sizeof(OT)) == 0,      \
-              "%s len %zu cap %zu: output differs", what, (size_t)(n), (size_t)(cap));    \
+#define RUN(FN, IT, OT, s, n, cap, what, EXTRA)                                        \
+    do {                                                                               \
+        size_t c_ = (cap);                                                             \
+        OT *d_ = (OT *)(void *)(out_end - c_ * sizeof(OT));                            \
+        utf8kit_result w_ =                                                            \
+            u8k_scalar_kernels.FN((const IT *)(s), n, (OT *)(void *)expect, c_ EXTRA); \
+        utf8kit_result r_;                                                             \
+        memset(d_, 0xA5, c_ * sizeof(OT));                                             \
+        r_ = K->FN((const IT *)(s), n, d_, c_ EXTRA);                                  \
+        CHECK(same_res(r_, w_), REPORT(what, r_, w_, n, c_));                          \
+        CHECK(r_.written > c_ || memcmp(d_, expect, r_.written * sizeof(OT)) == 0,     \
+              "%s len %zu cap %zu: output differs", what, (size_t)(n), c_);            \
     } while (0)
 
 /* Random text as code points: widths weighted by mix. */
@@ -153,8 +157,8 @@ static void utf8_entries(const unsigned char *s, size_t n, size_t cap16, size_t 
 
 int main(void)
 {
-    static unsigned char text[4096];
-    static uint16_t t16[2048];
+    static unsigned char text[8192];
+    static uint16_t t16[4096];
     static uint32_t t32[1024];
     size_t n, i, cap, len;
     int mix;
@@ -197,6 +201,45 @@ int main(void)
                 utf8_entries(s, m, p / 2, p / 2, false, "utf8-mut-cap");
             }
     }
+    /* Long text (many windows), then one error at a random place, and
+     * capacities cutting it anywhere. */
+    for (mix = 0; mix < 4; mix++) {
+        size_t m = gen_utf8(text, 900, mix);
+        unsigned char *s;
+        if (m > 3000)
+            m = 3000;
+        s = in_end - m;
+        memcpy(s, text, m);
+        while (m > 0 && u8k_is_cont(s[m - 1]))
+            m--; /* not needed for correctness: also try a clean end */
+        utf8_entries(in_end - m, m, m, m, false, "long");
+        for (i = 0; i < (quick() ? 5u : 40u); i++) {
+            size_t p = rnd() % m;
+            unsigned char keep = s[p];
+            s[p] = bad8[rnd() % sizeof bad8];
+            utf8_entries(s, m, m, m, false, "long-bad");
+            utf8_entries(s, m, rnd() % m, rnd() % m, false, "long-bad-cap");
+            s[p] = keep;
+        }
+    }
+    for (int be = 0; be < 2; be++)
+        for (mix = 0; mix < 4; mix++) {
+            unsigned fl = be ? U8K_BE : 0;
+            size_t m = gen_utf16(t16, 1500, mix, be);
+            uint16_t *s = (uint16_t *)(void *)(in_end - m * 2);
+            memcpy(s, t16, m * 2);
+            RUN(utf16_to_utf8, uint16_t, unsigned char, s, m, m * 3, "long16", F(fl));
+            for (i = 0; i < (quick() ? 5u : 40u); i++) {
+                size_t p = rnd() % m;
+                uint16_t keep = s[p], b = bad16[rnd() % (sizeof bad16 / 2)];
+                s[p] = be ? (uint16_t)(b << 8 | b >> 8) : b;
+                RUN(utf16_to_utf8, uint16_t, unsigned char, s, m, m * 3, "long16-bad", F(fl));
+                RUN(utf16_to_utf8, uint16_t, unsigned char, s, m, rnd() % (m * 3), "long16-cap",
+                    F(fl));
+                s[p] = keep;
+            }
+        }
+
     /* Pure ASCII, long: the vector path, capacities around block edges. */
     {
         size_t m = 1000;
