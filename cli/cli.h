@@ -29,6 +29,11 @@
  * memory budget even with several threads. */
 #define CLI_CHUNK (1u << 20)
 
+/* Window of a regular file mapped at a time: large enough that mmap and
+ * munmap are rare, small enough that the resident set stays far below the
+ * 32 MiB budget (mapped file pages count in it). */
+#define CLI_WINDOW (8u << 20)
+
 /* Bytes kept after an error so that the diagnostics can look ahead (the
  * longest overlong sequence the legacy form allows is 6 octets; 8 is a
  * round number above it). */
@@ -69,17 +74,23 @@ typedef struct cli_input {
     size_t len, cap;
     uint64_t base;
     bool eof;
-    /* a range of a regular file read with pread (threads): [pos, stop) */
+    /* a range of a regular file (threads): [pos, stop) of rfd */
     bool ranged;
+    int rfd;
     uint64_t pos, stop;
+    /* regular files are mapped a window at a time (no copy), not read */
+    bool mapped;
+    unsigned char *map;
+    size_t map_len;
     /* progress bar */
     bool progress;
     uint64_t progress_done;
     double progress_last;
 } cli_input;
 
-/* cli_input_open opens path (NULL or "-": standard input) and allocates a
- * CLI_CHUNK + CLI_LOOKAHEAD buffer. Prints the reason and returns -1 on
+/* cli_input_open opens path (NULL or "-": standard input). A regular file
+ * is mapped CLI_WINDOW bytes at a time, anything else read into a
+ * CLI_CHUNK + CLI_LOOKAHEAD buffer (UTF8KIT_CLI_NO_MMAP=1 forces reads). Prints the reason and returns -1 on
  * failure (missing, unreadable, a directory). progress: -1 auto (a tty and
  * a large file), 0 off, 1 on. */
 int cli_input_open(cli_input *in, const char *path, int progress);
@@ -169,6 +180,21 @@ typedef struct cli_visitor {
  * *stopped is set when the visitor asked to stop. */
 size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
                 bool eof, const cli_visitor *v, bool *stopped);
+
+/* Byte statistics of valid text: newlines (0A), and bytes by class, which
+ * in valid UTF-8 are the lead bytes of 1-, 2-, 3- and 4-octet sequences. */
+typedef struct cli_tally {
+    uint64_t newlines;
+    uint64_t ascii;   /* 00..7F */
+    uint64_t ge_c0;   /* C0..FF */
+    uint64_t ge_e0;   /* E0..FF */
+    uint64_t ge_f0;   /* F0..FF */
+} cli_tally;
+
+/* cli_tally_add adds the statistics of p[0..n) to t. */
+void cli_tally_add(cli_tally *t, const unsigned char *p, size_t n);
+/* cli_count_newlines counts the 0A bytes of p[0..n). */
+uint64_t cli_count_newlines(const unsigned char *p, size_t n);
 
 /* cli_attack describes bytes that are a known attack (RFC 3629 section
  * 10): an overlong form of '/', '.', '\\' or NUL, such as C0 AF or

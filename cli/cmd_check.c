@@ -104,28 +104,12 @@ static void emit(const check_opts *o, const char *name, uint64_t line, uint64_t 
 
 /* ---- newline and character tracking ------------------------------------------------- */
 
-/* count_newlines counts 0A bytes. The inner blocks of 255 let the compiler
- * keep byte-sized counters in vector registers without overflow. */
-static uint64_t count_newlines(const unsigned char *p, size_t n)
-{
-    uint64_t total = 0;
-    while (n) {
-        size_t b = n < 255 ? n : 255;
-        unsigned char c = 0;
-        for (size_t i = 0; i < b; i++)
-            c = (unsigned char)(c + (p[i] == '\n'));
-        total += c;
-        p += b;
-        n -= b;
-    }
-    return total;
-}
-
 typedef struct tracker {
     bool on;
     cli_form form;
     uint64_t line; /* newlines so far */
     uint64_t col;  /* characters since the last newline */
+    uint64_t pos;  /* lazy mode: the offset line and col describe */
 } tracker;
 
 static void track(tracker *t, const unsigned char *p, size_t n)
@@ -133,7 +117,7 @@ static void track(tracker *t, const unsigned char *p, size_t n)
     uint64_t nl;
     if (!t->on || n == 0)
         return;
-    nl = count_newlines(p, n);
+    nl = cli_count_newlines(p, n);
     if (nl) {
         size_t last = n;
         while (p[last - 1] != '\n')
@@ -143,6 +127,26 @@ static void track(tracker *t, const unsigned char *p, size_t n)
     } else {
         t->col += cli_count_chars(t->form, p, n);
     }
+}
+
+/* track_leads is track for valid UTF-8 in pieces cut anywhere: the
+ * characters of valid UTF-8 are its bytes other than 80..BF (RFC 3629
+ * section 1), which can be counted in any slices. */
+static void track_leads(tracker *t, const unsigned char *p, size_t n)
+{
+    uint64_t nl = cli_count_newlines(p, n);
+    cli_tally tl = {0, 0, 0, 0, 0};
+    if (nl) {
+        size_t last = n;
+        while (p[last - 1] != '\n')
+            last--;
+        t->line += nl;
+        t->col = 0;
+        p += last;
+        n -= last;
+    }
+    cli_tally_add(&tl, p, n);
+    t->col += tl.ascii + tl.ge_c0;
 }
 
 /* ---- one piece of one file ---------------------------------------------------------- */
@@ -160,6 +164,13 @@ typedef struct piece {
     bool direct;          /* printing as it goes (its turn came) */
     err_rec *held;
     size_t nheld;
+    /* Lazy positions (one thread, a regular file, RFC 3629 form): lines
+     * and columns are counted only up to each error, when there is one,
+     * from the mapped window or with pread: a valid file is validated
+     * and nothing more. */
+    bool lazy;
+    cli_input *in;
+    unsigned char *tmp;
 } piece;
 
 typedef struct job {
@@ -202,7 +213,46 @@ static void flush_held(piece *pc)
 static void on_valid(void *ctx, const unsigned char *p, size_t n)
 {
     piece *pc = ctx;
-    track(&pc->tr, p, n);
+    if (!pc->lazy)
+        track(&pc->tr, p, n);
+}
+
+/* catch_up brings a lazy tracker to offset target (the text before it,
+ * from the last error on, is valid). Returns false on a read error. */
+static bool catch_up(piece *pc, uint64_t target)
+{
+    tracker *t = &pc->tr;
+    cli_input *in = pc->in;
+    while (t->pos < target) {
+        const unsigned char *p;
+        size_t n;
+        if (t->pos >= in->base && t->pos < in->base + in->len) {
+            uint64_t end = in->base + in->len < target ? in->base + in->len : target;
+            p = in->buf + (t->pos - in->base);
+            n = (size_t)(end - t->pos);
+        } else {
+            size_t got = 0;
+            n = target - t->pos < CLI_CHUNK ? (size_t)(target - t->pos) : CLI_CHUNK;
+            if (!pc->tmp && !(pc->tmp = malloc(CLI_CHUNK))) {
+                cli_error(in->name, "out of memory");
+                return false;
+            }
+            while (got < n) {
+                ssize_t r = pread(in->fd, pc->tmp + got, n - got, (off_t)(t->pos + got));
+                if (r < 0 && errno == EINTR)
+                    continue;
+                if (r <= 0) {
+                    cli_error(in->name, "%s", r < 0 ? strerror(errno) : "file shrank");
+                    return false;
+                }
+                got += (size_t)r;
+            }
+            p = pc->tmp;
+        }
+        track_leads(t, p, n);
+        t->pos += n;
+    }
+    return true;
 }
 
 static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
@@ -211,6 +261,13 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
     piece *pc = ctx;
     job *j = pc->job;
     err_rec r;
+    if (pc->lazy) {
+        if (!catch_up(pc, off)) {
+            pc->failed = true;
+            return true;
+        }
+        pc->tr.pos = off + n;
+    }
     r.off = off;
     r.line_rel = pc->tr.line;
     r.col_rel = pc->tr.col;
@@ -356,6 +413,8 @@ static int check_one(const check_opts *o, const char *path)
         one.direct = true;
         one.tr.on = j.want_lines;
         one.tr.form = o->form;
+        one.lazy = j.want_lines && in.is_regular && o->form == CLI_FORM_UTF8;
+        one.in = &in;
         j.pieces = &one;
         j.n = 1;
         j.base_col = 0;
@@ -437,8 +496,10 @@ static int check_one(const check_opts *o, const char *path)
                nerr >= j.limit ? "false" : "true");
     }
     rc = failed ? CLI_EXIT_ERROR : nerr ? CLI_EXIT_INVALID : CLI_EXIT_OK;
-    if (n == 1)
+    if (n == 1) {
         free(one.held);
+        free(one.tmp);
+    }
     free(pcs);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);

@@ -45,31 +45,17 @@ static void print_help(void)
           stdout);
 }
 
-/* tally adds the lead-byte classes and newlines of p[0..n). The inner
- * blocks of 255 let the compiler keep byte-sized counters in vector
- * registers. */
+/* tally adds the lead-byte classes and newlines of valid text p[0..n). */
 static void tally(counts *c, const unsigned char *p, size_t n)
 {
+    cli_tally t = {0, 0, 0, 0, 0};
+    cli_tally_add(&t, p, n);
     c->bytes += n;
-    while (n) {
-        size_t b = n < 255 ? n : 255;
-        unsigned char nl = 0, a = 0, two = 0, three = 0, four = 0;
-        for (size_t i = 0; i < b; i++) {
-            unsigned x = p[i];
-            nl = (unsigned char)(nl + (x == 0x0A));
-            a = (unsigned char)(a + (x < 0x80));
-            two = (unsigned char)(two + ((x >> 5) == 6));    /* 110xxxxx */
-            three = (unsigned char)(three + ((x >> 4) == 14)); /* 1110xxxx */
-            four = (unsigned char)(four + (x >= 0xF0));      /* 11110xxx and up */
-        }
-        c->lines += nl;
-        c->seq[1] += a;
-        c->seq[2] += two;
-        c->seq[3] += three;
-        c->seq[4] += four;
-        p += b;
-        n -= b;
-    }
+    c->lines += t.newlines;
+    c->seq[1] += t.ascii;
+    c->seq[2] += t.ge_c0 - t.ge_e0;
+    c->seq[3] += t.ge_e0 - t.ge_f0;
+    c->seq[4] += t.ge_f0;
 }
 
 static void on_valid(void *ctx, const unsigned char *p, size_t n) { tally(ctx, p, n); }

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,12 @@ const char *cli_display_name(const char *path)
     return (!path || strcmp(path, "-") == 0) ? "(standard input)" : path;
 }
 
+/* The temporary file being written, for the signal handlers. Only one
+ * output file is open at a time. */
+static char *volatile pending_tmp;
+
+static char *pending_tmp_path(void) { return pending_tmp; }
+
 /* ---- input ------------------------------------------------------------------- */
 
 /* Inputs above this size get a progress bar when stderr is a terminal. */
@@ -73,12 +80,33 @@ static int alloc_buffer(cli_input *in)
     return 0;
 }
 
+/* A mapped file that shrinks under us raises SIGBUS on the pages that
+ * went away: report it like a read error instead of dying silently. */
+static void on_sigbus(int sig)
+{
+    static const char msg[] = "utf8kit: the input file changed size while being read\n";
+    char *t = pending_tmp_path();
+    (void)sig;
+    if (t)
+        unlink(t);
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(CLI_EXIT_ERROR);
+    _exit(CLI_EXIT_ERROR);
+}
+
+static bool may_map(const cli_input *in)
+{
+    const char *e = getenv("UTF8KIT_CLI_NO_MMAP");
+    return in->is_regular && in->size > 0 && !(e && *e && strcmp(e, "0") != 0);
+}
+
 int cli_input_open(cli_input *in, const char *path, int progress)
 {
     struct stat st;
     memset(in, 0, sizeof *in);
     in->path = path;
     in->name = cli_display_name(path);
+    in->rfd = -1;
     if (!path || strcmp(path, "-") == 0) {
         in->fd = 0;
     } else {
@@ -110,6 +138,15 @@ int cli_input_open(cli_input *in, const char *path, int progress)
         in->progress = true;
     else if (progress < 0)
         in->progress = in->is_regular && in->size >= PROGRESS_MIN_SIZE && isatty(2);
+    if (may_map(in)) {
+        in->mapped = true;
+        in->rfd = in->fd;
+        in->pos = 0;
+        in->stop = in->size;
+        in->cap = CLI_WINDOW;
+        signal(SIGBUS, on_sigbus);
+        return 0;
+    }
     if (alloc_buffer(in) != 0) {
         cli_input_close(in);
         return -1;
@@ -122,19 +159,70 @@ int cli_input_open_range(cli_input *in, const char *name, int fd, uint64_t start
     memset(in, 0, sizeof *in);
     in->name = name;
     in->fd = -1; /* not owned */
+    in->rfd = fd;
     in->is_regular = true;
     in->ranged = true;
     in->pos = start;
     in->base = start;
     in->stop = stop;
-    in->path = NULL;
-    in->size = (uint64_t)fd; /* the descriptor to read, kept here */
+    in->size = stop;
+    if (may_map(in)) {
+        in->mapped = true;
+        in->cap = CLI_WINDOW;
+        signal(SIGBUS, on_sigbus);
+        return 0;
+    }
     return alloc_buffer(in);
+}
+
+/* fill_mapped maps the window that starts at the first byte kept. */
+static int fill_mapped(cli_input *in, size_t keep_from)
+{
+    uint64_t nb = in->base + keep_from, start, end;
+    long pg = sysconf(_SC_PAGESIZE);
+    if (in->eof || nb >= in->stop) {
+        in->buf += keep_from;
+        in->len -= keep_from;
+        in->base = nb;
+        in->eof = true;
+        return 0;
+    }
+    if (in->map)
+        munmap(in->map, in->map_len);
+    in->map = NULL;
+    start = nb - nb % (uint64_t)(pg > 0 ? pg : 4096);
+    end = start + CLI_WINDOW < in->stop ? start + CLI_WINDOW : in->stop;
+    {
+        int flags = MAP_PRIVATE;
+#ifdef MAP_POPULATE
+        flags |= MAP_POPULATE; /* one call maps the window: no page faults */
+#endif
+        void *m = mmap(NULL, (size_t)(end - start), PROT_READ, flags, in->rfd, (off_t)start);
+        if (m == MAP_FAILED) {
+            cli_error(in->name, "%s", strerror(errno));
+            return -1;
+        }
+        in->map = m;
+    }
+    in->map_len = (size_t)(end - start);
+#ifdef MADV_SEQUENTIAL
+    (void)madvise(in->map, in->map_len, MADV_SEQUENTIAL);
+#endif
+    in->buf = in->map + (nb - start);
+    in->len = (size_t)(end - nb);
+    in->base = nb;
+    in->pos = end;
+    in->eof = end == in->stop;
+    if (in->progress)
+        cli_progress_update(in, end);
+    return 1;
 }
 
 int cli_input_fill(cli_input *in, size_t keep_from)
 {
     size_t keep = in->len - keep_from;
+    if (in->mapped)
+        return fill_mapped(in, keep_from);
     if (keep_from) {
         memmove(in->buf, in->buf + keep_from, keep);
         in->base += keep_from;
@@ -153,7 +241,7 @@ int cli_input_fill(cli_input *in, size_t keep_from)
                 in->eof = true;
                 return 0;
             }
-            r = pread((int)in->size, in->buf + in->len, want, (off_t)in->pos);
+            r = pread(in->rfd, in->buf + in->len, want, (off_t)in->pos);
         } else {
             r = read(in->fd, in->buf + in->len, want);
         }
@@ -182,7 +270,13 @@ void cli_input_close(cli_input *in)
     if (!in->ranged && in->fd > 0)
         close(in->fd);
     in->fd = -1;
-    free(in->buf);
+    if (in->mapped) {
+        if (in->map)
+            munmap(in->map, in->map_len);
+        in->map = NULL;
+    } else {
+        free(in->buf);
+    }
     in->buf = NULL;
 }
 
@@ -226,9 +320,6 @@ void cli_progress_end(cli_input *in)
 
 /* ---- output -------------------------------------------------------------------- */
 
-/* The temporary file being written, for the signal handler. Only one
- * output file is open at a time. */
-static char *volatile pending_tmp;
 
 static void on_signal(int sig)
 {

@@ -79,8 +79,8 @@ uint64_t cli_count_chars(cli_form f, const unsigned char *p, size_t n)
 #endif
 }
 
-size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
-                bool eof, const cli_visitor *v, bool *stopped)
+static size_t walk_once(cli_form f, const unsigned char *buf, size_t n, size_t limit,
+                        uint64_t base, bool eof, const cli_visitor *v, bool *stopped)
 {
     size_t i = 0;
     *stopped = false;
@@ -112,6 +112,30 @@ size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, ui
         i = e + r.error_len;
     }
     return i;
+}
+
+/* The walk goes through its input in slices of this size, so that the
+ * library's pass and the visitor's pass over the same bytes both hit the
+ * L2 cache instead of memory. */
+#define SLICE (256u << 10)
+
+size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
+                bool eof, const cli_visitor *v, bool *stopped)
+{
+    size_t off = 0;
+    *stopped = false;
+    for (;;) {
+        size_t r;
+        if (limit - off <= SLICE)
+            /* the last slice: limit is a boundary (or n), the rest is visible */
+            return off + walk_once(f, buf + off, n - off, limit - off, base + off, eof, v, stopped);
+        /* a slice in the middle: whatever it cannot finish is held and
+         * seen again at the start of the next slice */
+        r = walk_once(f, buf + off, SLICE, SLICE, base + off, false, v, stopped);
+        if (*stopped)
+            return off + r;
+        off += r;
+    }
 }
 
 const char *cli_attack(const unsigned char *p, size_t avail, char *buf, size_t cap)
@@ -152,4 +176,97 @@ const char *cli_attack(const unsigned char *p, size_t avail, char *buf, size_t c
     cli_hex(p, n, hex, sizeof hex);
     snprintf(buf, cap, "%s is an overlong %s, a known attack (RFC 3629 section 10)", hex, what);
     return buf;
+}
+
+/* ---- byte statistics ------------------------------------------------------------
+ *
+ * Signed byte comparisons classify a byte in one SIMD instruction (SSE2
+ * has pcmpgtb/pcmpeqb but no unsigned byte compare). As signed chars
+ * 00..7F are 0..127 and 80..FF are -128..-1, so C0..FF are -64..-1:
+ * the bytes > -65 are 00..7F and C0..FF, and likewise > -33 adds E0..FF,
+ * > -17 adds F0..FF; ASCII is subtracted at the end.
+ * Each comparison gives -1 per matching lane, subtracted from a byte
+ * counter; a lane can count 255 blocks before it would wrap, so the
+ * counters are summed every 255 blocks of 16 bytes.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+typedef signed char cli_v16 __attribute__((vector_size(16)));
+typedef unsigned char cli_u16 __attribute__((vector_size(16)));
+
+static uint64_t lanes_sum(cli_u16 v)
+{
+    uint64_t s = 0;
+    for (int i = 0; i < 16; i++)
+        s += v[i];
+    return s;
+}
+#define CLI_VECTOR 1
+#endif
+
+static void tally_tail(cli_tally *t, const unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned x = p[i];
+        t->newlines += x == 0x0A;
+        t->ascii += x < 0x80;
+        t->ge_c0 += x >= 0xC0;
+        t->ge_e0 += x >= 0xE0;
+        t->ge_f0 += x >= 0xF0;
+    }
+}
+
+void cli_tally_add(cli_tally *t, const unsigned char *p, size_t n)
+{
+#ifdef CLI_VECTOR
+    const cli_v16 zero = {0};
+    const cli_v16 nl = zero + 10, neg1 = zero - 1, k64 = zero - 65, k32 = zero - 33,
+                  k16 = zero - 17;
+    uint64_t ascii = 0;
+    while (n >= 16) {
+        size_t blocks = n / 16 < 255 ? n / 16 : 255;
+        cli_u16 a = {0}, b = {0}, c = {0}, d = {0}, e = {0};
+        for (size_t i = 0; i < blocks; i++) {
+            cli_v16 x;
+            memcpy(&x, p + 16 * i, 16);
+            a -= (cli_u16)(x == nl);
+            b -= (cli_u16)(x > neg1);
+            c -= (cli_u16)(x > k64);
+            d -= (cli_u16)(x > k32);
+            e -= (cli_u16)(x > k16);
+        }
+        uint64_t as = lanes_sum(b);
+        t->newlines += lanes_sum(a);
+        ascii += as;
+        t->ge_c0 += lanes_sum(c) - as;
+        t->ge_e0 += lanes_sum(d) - as;
+        t->ge_f0 += lanes_sum(e) - as;
+        p += 16 * blocks;
+        n -= 16 * blocks;
+    }
+    t->ascii += ascii;
+#endif
+    tally_tail(t, p, n);
+}
+
+uint64_t cli_count_newlines(const unsigned char *p, size_t n)
+{
+    uint64_t total = 0;
+#ifdef CLI_VECTOR
+    const cli_v16 nl = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10};
+    while (n >= 16) {
+        size_t blocks = n / 16 < 255 ? n / 16 : 255;
+        cli_u16 a = {0};
+        for (size_t i = 0; i < blocks; i++) {
+            cli_v16 x;
+            memcpy(&x, p + 16 * i, 16);
+            a -= (cli_u16)(x == nl);
+        }
+        total += lanes_sum(a);
+        p += 16 * blocks;
+        n -= 16 * blocks;
+    }
+#endif
+    for (size_t i = 0; i < n; i++)
+        total += p[i] == 0x0A;
+    return total;
 }
