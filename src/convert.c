@@ -98,7 +98,9 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
                         sizeof scratch / out_size[p], flags);
         pos += r.read;
         w += r.written;
-        if (r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
+        /* The scratch holds any character, so a kernel that stops with
+         * nothing done is broken: give up rather than loop. */
+        if (r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL || (r.read == 0 && r.written == 0)) {
             r.read = pos;
             r.written = w;
             return r;
@@ -150,7 +152,8 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
             w += units;
         }
         replaced++;
-        pos += r.error_len;
+        /* error_len >= 1 by the kernel contract; never loop on a bad one */
+        pos += r.error_len ? r.error_len : 1;
     }
     r.read = pos;
     r.written = w;
