@@ -5,7 +5,8 @@ CPython is the oracle (utf-8, utf-16-le/be, utf-32-le/be, latin-1, ascii,
 cp1252): for each input, utf8kit_convert under STRICT must stop where
 CPython's UnicodeDecodeError starts (read == start, error_len == end -
 start) with the output of the valid prefix, and under REPLACE must give
-exactly data.decode(codec, 'replace'). utf8kit_repair must give
+exactly data.decode(codec, 'replace'); between any two of these codecs,
+what CPython's decode then encode (errors='replace') gives. utf8kit_repair must give
 data.decode('utf-8', 'replace').encode('utf-8'), and the typed functions
 the same as the generic call. Every kernel the library offers is checked.
 
@@ -231,6 +232,73 @@ def compare_units_to_utf8(codec, data):
               (fname, data, r.read, r.error_len, e.start, e.end))
 
 
+WHATWG_1252_ENC = {v: bytes([k]) for k, v in WHATWG_1252.items()}
+
+
+def py_encode(codec, text, errors):
+    if codec == "cp1252":
+        out = []
+        for i, c in enumerate(text):
+            try:
+                out.append(WHATWG_1252_ENC.get(c) or c.encode("cp1252"))
+            except UnicodeEncodeError:
+                if errors == "strict":
+                    raise UnicodeEncodeError("cp1252", text, i, i + 1, "unrepresentable")
+                out.append(b"?")
+        return b"".join(out)
+    return text.encode(codec, errors)
+
+
+def unit_len(codec, c):
+    """Bytes character c takes in source codec."""
+    if codec == "utf-8":
+        return len(c.encode("utf-8"))
+    if codec.startswith("utf-16"):
+        return 2 if ord(c) < 0x10000 else 4
+    if codec.startswith("utf-32"):
+        return 4
+    return 1
+
+
+def compare_pair(src_codec, dst_codec, data):
+    """Any pair: decode with CPython, encode with CPython."""
+    frm, to = ENC[src_codec], ENC[dst_codec]
+    text = py_decode(src_codec, data, "replace")
+    r, out = convert(frm, to, data, REPLACE)
+    want = py_encode(dst_codec, text, "replace")
+    check(r.status == OK and out == want,
+          lambda: "%s->%s replace %r: %r want %r" % (src_codec, dst_codec, data, out, want))
+    r, out = convert(frm, to, data, STRICT)
+    try:
+        text = py_decode(src_codec, data, "strict")
+    except UnicodeDecodeError as e:
+        # the first decoding error, unless a character before it is
+        # unrepresentable in the target
+        prefix = data[:e.start].decode(src_codec)
+        try:
+            want = py_encode(dst_codec, prefix, "strict")
+            check(r.read == e.start and r.error_len == e.end - e.start and out == want,
+                  lambda: "%s->%s strict %r: %d/%d vs %d..%d" %
+                  (src_codec, dst_codec, data, r.read, r.error_len, e.start, e.end))
+        except UnicodeEncodeError as f:
+            off = sum(unit_len(src_codec, c) for c in prefix[:f.start])
+            check(r.status == UNREPRESENTABLE and r.read == off,
+                  lambda: "%s->%s strict %r: unrepresentable at %d, got %d at %d" %
+                  (src_codec, dst_codec, data, off, r.status, r.read))
+        return
+    try:
+        want = py_encode(dst_codec, text, "strict")
+        check(r.status == OK and out == want,
+              lambda: "%s->%s strict %r: status %d" % (src_codec, dst_codec, data, r.status))
+    except UnicodeEncodeError as f:
+        off = sum(unit_len(src_codec, c) for c in text[:f.start])
+        check(r.status == UNREPRESENTABLE and r.read == off and
+              r.error_len == unit_len(src_codec, text[f.start]) and
+              out == py_encode(dst_codec, text[:f.start], "strict"),
+              lambda: "%s->%s strict %r: unrepresentable at %d, got %d at %d" %
+              (src_codec, dst_codec, data, off, r.status, r.read))
+
+
 # ---- inputs -----------------------------------------------------------------------
 
 rng = random.Random(20240229)
@@ -345,6 +413,10 @@ def main():
                     compare_utf8(data)
                 elif codec in ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
                     compare_units_to_utf8(codec, data)
+            # every pair, on fewer inputs
+            for data in inputs_for(codec, per_codec // 12, []):
+                for target in ENC:
+                    compare_pair(codec, target, data)
         print("kernel %s: done (%.1f s)" % (impl.decode(), time.time() - t0))
     print("cpython_diff: %d passed, %d failed" % (checks - failures, failures))
     return 1 if failures else 0
