@@ -235,7 +235,18 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
         st = from == UTF8KIT_UTF8 ? u8k_decode_fast(s + pos, len - pos, &cp, &n)
                                   : u8k_decode_char(from, s + pos, len - pos, &cp, &n);
         if (U8K_LIKELY(st == UTF8KIT_OK)) {
-            k = u8k_encode_char(to, cp, buf);
+            /* With room for any character, encode in place (the encoder
+             * writes nothing when it returns 0). */
+            if (d != NULL && cap - w >= 8) {
+                k = u8k_encode_char(to, cp, d + w);
+                if (U8K_LIKELY(k != 0)) {
+                    w += k;
+                    pos += n;
+                    continue;
+                }
+            } else {
+                k = u8k_encode_char(to, cp, buf);
+            }
             if (U8K_UNLIKELY(k == 0))
                 st = UTF8KIT_ERR_UNREPRESENTABLE;
         }
