@@ -118,12 +118,19 @@ static int x86_level(void)
 }
 #endif
 
+#ifdef UTF8KIT_HAVE_NEON
+#include "arm/arm.h"
+#endif
+
 /* Every implementation compiled in, best first; scalar is always last. */
 static const u8k_kernels *const candidates[] = {
 #ifdef UTF8KIT_HAVE_X86_SIMD
     &u8k_avx512_kernels,
     &u8k_avx2_kernels,
     &u8k_sse42_kernels,
+#endif
+#ifdef UTF8KIT_HAVE_NEON
+    &u8k_neon_kernels,
 #endif
     &u8k_scalar_kernels,
 };
@@ -139,6 +146,10 @@ static bool cpu_has(const u8k_kernels *k)
         return x86_level() >= X86_AVX2;
     if (k == &u8k_sse42_kernels)
         return x86_level() >= X86_SSE42;
+#endif
+#ifdef UTF8KIT_HAVE_NEON
+    if (k == &u8k_neon_kernels)
+        return true; /* Advanced SIMD is mandatory in AArch64 */
 #endif
     return k == &u8k_scalar_kernels;
 }

@@ -1,0 +1,100 @@
+/*
+ * kernels_neon.c - the vector layer for AArch64 Advanced SIMD (16-byte
+ * blocks) and the kernel table built from src/simd/.
+ */
+#include "arm/arm.h"
+
+#include <arm_neon.h>
+
+typedef uint8x16_t u8k_v;
+#define VW 16
+
+U8K_INLINE u8k_v v_load(const unsigned char *p) { return vld1q_u8(p); }
+U8K_INLINE void v_store(unsigned char *p, u8k_v v) { vst1q_u8(p, v); }
+U8K_INLINE u8k_v v_splat(unsigned char b) { return vdupq_n_u8(b); }
+U8K_INLINE u8k_v v_table(const unsigned char t[16]) { return vld1q_u8(t); }
+U8K_INLINE u8k_v v_lookup(u8k_v t, u8k_v i) { return vqtbl1q_u8(t, i); }
+U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return vandq_u8(a, b); }
+U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return vorrq_u8(a, b); }
+U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return veorq_u8(a, b); }
+U8K_INLINE u8k_v v_shr4(u8k_v v) { return vshrq_n_u8(v, 4); }
+/* vext takes bytes 16-n.. of prev followed by cur. */
+U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return vextq_u8(p, c, 15); }
+U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return vextq_u8(p, c, 14); }
+U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return vextq_u8(p, c, 13); }
+U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return vqsubq_u8(a, b); }
+U8K_INLINE bool v_any(u8k_v v) { return vmaxvq_u8(v) != 0; }
+/* No movemask: keep each high bit at its place value within its half,
+ * then add up each half. */
+U8K_INLINE uint64_t v_high(u8k_v v)
+{
+    static const unsigned char bit[16] = {1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x16_t m = vandq_u8(vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(v), 7)), vld1q_u8(bit));
+    return (uint64_t)vaddv_u8(vget_low_u8(m)) | (uint64_t)vaddv_u8(vget_high_u8(m)) << 8;
+}
+U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
+{
+    uint8x16_t m = vcgtq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(t));
+    return vaddvq_u8(vshrq_n_u8(m, 7));
+}
+
+U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+{
+    uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_u8(vget_high_u8(v));
+    if (be) {
+        a = vshlq_n_u16(a, 8);
+        b = vshlq_n_u16(b, 8);
+    }
+    vst1q_u16(d, a);
+    vst1q_u16(d + 8, b);
+}
+
+U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+{
+    uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_u8(vget_high_u8(v));
+    vst1q_u32(d, vmovl_u16(vget_low_u16(a)));
+    vst1q_u32(d + 4, vmovl_u16(vget_high_u16(a)));
+    vst1q_u32(d + 8, vmovl_u16(vget_low_u16(b)));
+    vst1q_u32(d + 12, vmovl_u16(vget_high_u16(b)));
+}
+
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+{
+    uint16x8_t a = vld1q_u16(s), b = vld1q_u16(s + 8);
+    if (be) {
+        a = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(a)));
+        b = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(b)));
+    }
+    if (vmaxvq_u16(vorrq_u16(a, b)) >= 0x80)
+        return false;
+    *out = vcombine_u8(vmovn_u16(a), vmovn_u16(b));
+    return true;
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    uint32x4_t a = vld1q_u32(s), b = vld1q_u32(s + 4), c = vld1q_u32(s + 8), d = vld1q_u32(s + 12);
+    if (vmaxvq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, d))) >= 0x80)
+        return false;
+    *out = vcombine_u8(vmovn_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b))),
+                       vmovn_u16(vcombine_u16(vmovn_u32(c), vmovn_u32(d))));
+    return true;
+}
+
+#include "simd/validate.h"
+#include "simd/transcode.h"
+
+const u8k_kernels u8k_neon_kernels = {
+    "neon",
+    simd_is_valid,
+    simd_validate,
+    simd_ascii_prefix,
+    simd_count,
+    simd_utf16_length,
+    simd_utf8_to_utf16,
+    simd_utf8_to_utf32,
+    simd_utf16_to_utf8,
+    simd_utf32_to_utf8,
+    simd_latin1_to_utf8,
+    simd_utf8_to_latin1,
+};
