@@ -192,6 +192,7 @@ const char *cli_attack(const unsigned char *p, size_t avail, char *buf, size_t c
 #if defined(__GNUC__) || defined(__clang__)
 typedef signed char cli_v16 __attribute__((vector_size(16)));
 typedef unsigned char cli_u16 __attribute__((vector_size(16)));
+#define CLI_VECTOR 1
 
 static uint64_t lanes_sum(cli_u16 v)
 {
@@ -200,7 +201,53 @@ static uint64_t lanes_sum(cli_u16 v)
         s += v[i];
     return s;
 }
-#define CLI_VECTOR 1
+
+/* TALLY_BLOCKS is the vector loop of cli_tally_add for vectors of W bytes
+ * (types VT signed, UT unsigned): it consumes whole vectors of p[0..n). */
+#define TALLY_BLOCKS(VT, UT, W)                                                        \
+    do {                                                                              \
+        const VT zero = {0};                                                          \
+        const VT nl = zero + 10, neg1 = zero - 1, k64 = zero - 65, k32 = zero - 33,   \
+                 k16 = zero - 17;                                                     \
+        while (n >= (W)) {                                                            \
+            size_t blocks = n / (W) < 255 ? n / (W) : 255;                            \
+            UT a = {0}, b = {0}, c = {0}, d = {0}, e = {0};                           \
+            uint64_t sa = 0, sb = 0, sc = 0, sd = 0, se = 0;                          \
+            for (size_t i = 0; i < blocks; i++) {                                     \
+                VT x;                                                                 \
+                memcpy(&x, p + (W) * i, (W));                                         \
+                a -= (UT)(x == nl);                                                   \
+                b -= (UT)(x > neg1);                                                  \
+                c -= (UT)(x > k64);                                                   \
+                d -= (UT)(x > k32);                                                   \
+                e -= (UT)(x > k16);                                                   \
+            }                                                                         \
+            for (int l = 0; l < (W); l++)                                             \
+                sa += a[l], sb += b[l], sc += c[l], sd += d[l], se += e[l];           \
+            t->newlines += sa;                                                        \
+            t->ascii += sb;                                                           \
+            t->ge_c0 += sc - sb;                                                      \
+            t->ge_e0 += sd - sb;                                                      \
+            t->ge_f0 += se - sb;                                                      \
+            p += (W) * blocks;                                                        \
+            n -= (W) * blocks;                                                        \
+        }                                                                             \
+    } while (0)
+
+#if defined(__x86_64__) || defined(__i386__)
+/* The same with AVX2's 32-byte vectors, chosen at run time: the command
+ * is built for the baseline instruction set (no -march=native). */
+#define CLI_AVX2 1
+typedef signed char cli_v32 __attribute__((vector_size(32)));
+typedef unsigned char cli_u32 __attribute__((vector_size(32)));
+
+__attribute__((target("avx2"))) static void tally_avx2(cli_tally *t, const unsigned char *p,
+                                                       size_t n, size_t *rest)
+{
+    TALLY_BLOCKS(cli_v32, cli_u32, 32);
+    *rest = n;
+}
+#endif
 #endif
 
 static void tally_tail(cli_tally *t, const unsigned char *p, size_t n)
@@ -217,33 +264,19 @@ static void tally_tail(cli_tally *t, const unsigned char *p, size_t n)
 
 void cli_tally_add(cli_tally *t, const unsigned char *p, size_t n)
 {
-#ifdef CLI_VECTOR
-    const cli_v16 zero = {0};
-    const cli_v16 nl = zero + 10, neg1 = zero - 1, k64 = zero - 65, k32 = zero - 33,
-                  k16 = zero - 17;
-    uint64_t ascii = 0;
-    while (n >= 16) {
-        size_t blocks = n / 16 < 255 ? n / 16 : 255;
-        cli_u16 a = {0}, b = {0}, c = {0}, d = {0}, e = {0};
-        for (size_t i = 0; i < blocks; i++) {
-            cli_v16 x;
-            memcpy(&x, p + 16 * i, 16);
-            a -= (cli_u16)(x == nl);
-            b -= (cli_u16)(x > neg1);
-            c -= (cli_u16)(x > k64);
-            d -= (cli_u16)(x > k32);
-            e -= (cli_u16)(x > k16);
-        }
-        uint64_t as = lanes_sum(b);
-        t->newlines += lanes_sum(a);
-        ascii += as;
-        t->ge_c0 += lanes_sum(c) - as;
-        t->ge_e0 += lanes_sum(d) - as;
-        t->ge_f0 += lanes_sum(e) - as;
-        p += 16 * blocks;
-        n -= 16 * blocks;
+#ifdef CLI_AVX2
+    static int have_avx2 = -1; /* racy but idempotent: every thread computes the same */
+    if (have_avx2 < 0)
+        have_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (have_avx2) {
+        size_t rest;
+        tally_avx2(t, p, n, &rest);
+        p += n - rest;
+        n = rest;
     }
-    t->ascii += ascii;
+#endif
+#ifdef CLI_VECTOR
+    TALLY_BLOCKS(cli_v16, cli_u16, 16);
 #endif
     tally_tail(t, p, n);
 }
