@@ -759,6 +759,40 @@ static void test_capacities(void)
     }
 }
 
+/* Random, mostly-valid text with damage: typed driver (aligned) against
+ * the generic loop (misaligned), every policy, every pair the kernels
+ * serve, lengths around the 64-byte blocks SIMD kernels use. */
+static void test_random_typed_vs_generic(void)
+{
+    static const utf8kit_encoding wide[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE};
+    static const uint32_t pick[] = {0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFD, 0xFFFF, 0x10000,
+                                    0x10FFFF, 0xE9, 0x20AC, 0x1F600, 0xD7FF, 0xE000};
+    unsigned long seed = 4242;
+    size_t i, k, t;
+    int p;
+    for (i = 0; i < (quick ? 150u : 1500u); i++) {
+        unsigned char buf[400];
+        size_t n = 0, want = (i * 7) % 300;
+        while (n + 4 < want) {
+            seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+            if ((seed >> 33) % 3 == 0)
+                buf[n++] = (unsigned char)('a' + (seed >> 40) % 26);
+            else
+                n += ref_utf8(pick[(seed >> 40) % (sizeof pick / sizeof pick[0])], buf + n);
+        }
+        for (k = 0; k < i % 4; k++) {
+            seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+            if (n)
+                buf[(seed >> 33) % n] ^= (unsigned char)(1u << ((seed >> 50) % 8));
+        }
+        for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+            for (t = 0; t < 3; t++) {
+                typed_vs_generic(UTF8KIT_UTF8, wide[t], buf, n, (utf8kit_policy)p);
+                typed_vs_generic(wide[t], UTF8KIT_UTF8, buf, n, (utf8kit_policy)p);
+            }
+    }
+}
+
 /* ---- F: error tables for the other encodings -------------------------------------- */
 
 static void test_error_tables(void)
@@ -1124,6 +1158,7 @@ int main(void)
     test_rfc2279();
     test_conformance();
     test_capacities();
+    test_random_typed_vs_generic();
     test_error_tables();
     test_options();
     test_bounds();
