@@ -440,9 +440,8 @@ typedef struct utf8kit_stream {
     utf8kit_options opt;
     unsigned char pend[8];  /* an incomplete unit or sequence held over */
     unsigned npend;
-    unsigned char out[16];  /* output not yet delivered (small buffers) */
-    unsigned nout, outpos;
-    int state;              /* 0 start, 1 running, 2 failed, 3 finished */
+    int state;              /* phase (start, running, failed, finished)
+                               and private flags */
 } utf8kit_stream;
 
 /* utf8kit_stream_init prepares st to convert from `from` to `to` per opt
@@ -464,7 +463,14 @@ UTF8KIT_API utf8kit_status utf8kit_stream_init(utf8kit_stream *st, utf8kit_encod
  *    substitution for that error has been written, st->error_* describe
  *    it; call again with src + read to go on.
  * Under REPLACE/SKIP without stop_after_error, errors are counted in
- * st->errors and the most recent is in st->error_*. */
+ * st->errors and the most recent is in st->error_*. In that mode a C0, C1
+ * or F5..F7 that ends a chunk is replaced at once (its U+FFFD does not
+ * depend on what follows) and its kind reads INVALID_LEAD until the next
+ * byte shows whether it began an overlong or too-large form; under STRICT
+ * and with stop_after_error such a byte is held, so every kind reported
+ * is final.
+ * After a final call the stream is finished: a later call with input
+ * returns UTF8KIT_ERR_INVALID_ARGUMENT, one without input returns OK. */
 UTF8KIT_API utf8kit_result utf8kit_stream_convert(utf8kit_stream *st, const void *src, size_t len,
                                                   void *dst, size_t cap, bool final);
 
