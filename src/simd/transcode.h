@@ -9,6 +9,7 @@
  *   v_narrow16(s, be, &v)      load VW 16-bit units; true when all are
  *                              below 0x80, and then v holds them as bytes
  *   v_narrow32(s, &v)          the same for VW 32-bit units
+ * (v_narrow16 is not needed with U8K_HAVE_COMPRESS.)
  *
  * Shape of every kernel: whole blocks of ASCII go through the vector
  * unit, where the conversion is a plain widening or narrowing and cannot

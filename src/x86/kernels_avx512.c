@@ -64,21 +64,7 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
     _mm512_storeu_si512((void *)(d + 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
 }
 
-U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
-{
-    __m512i a = _mm512_loadu_si512((const void *)s);
-    __m512i b = _mm512_loadu_si512((const void *)(s + 32));
-    __m512i m = _mm512_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
-    if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), m))
-        return false;
-    if (be) {
-        a = _mm512_srli_epi16(a, 8);
-        b = _mm512_srli_epi16(b, 8);
-    }
-    *out = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi16_epi8(a)),
-                              _mm512_cvtepi16_epi8(b), 1);
-    return true;
-}
+/* No v_narrow16: the UTF-16 kernels come from simd/compress.h. */
 
 U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 {
