@@ -33,6 +33,9 @@
  * munmap are rare, small enough that the resident set stays far below the
  * 32 MiB budget (mapped file pages count in it). */
 #define CLI_WINDOW (8u << 20)
+/* The window of each thread's piece (--jobs, at most CLI_MAX_JOBS). */
+#define CLI_RANGE_WINDOW (1u << 20)
+#define CLI_MAX_JOBS 16
 
 /* Bytes kept after an error so that the diagnostics can look ahead (the
  * longest overlong sequence the legacy form allows is 6 octets; 8 is a
@@ -82,6 +85,7 @@ typedef struct cli_input {
     bool mapped;
     unsigned char *map;
     size_t map_len;
+    size_t window;      /* bytes mapped at a time */
     /* progress bar */
     bool progress;
     uint64_t progress_done;

@@ -42,8 +42,9 @@ typedef struct err_rec {
 } err_rec;
 
 /* Records a piece may hold before it must wait for its turn to print:
- * 16384 * 48 bytes = 768 KiB, times N threads, stays in the budget. */
-#define MAX_HELD 16384u
+ * 8192 * 48 bytes = 384 KiB; with its 1 MiB window, times at most 16
+ * threads, that stays within the 32 MiB budget. */
+#define MAX_HELD 8192u
 
 /* Below this size per thread, --jobs is not worth the threads. */
 #define MIN_PIECE (1u << 20)
@@ -556,9 +557,9 @@ int cmd_check(int argc, char **argv)
             break;
         }
         case O_JOBS:
-            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > 64) {
+            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > CLI_MAX_JOBS) {
                 free(files);
-                return cli_usage_error("check", "--jobs needs a number from 1 to 64");
+                return cli_usage_error("check", "--jobs needs a number from 1 to %d", CLI_MAX_JOBS);
             }
             o.jobs = (unsigned)v;
             break;

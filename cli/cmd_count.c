@@ -267,9 +267,9 @@ int cmd_count(int argc, char **argv)
             break;
         }
         case O_JOBS:
-            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > 64) {
+            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > CLI_MAX_JOBS) {
                 free(files);
-                return cli_usage_error("count", "--jobs needs a number from 1 to 64");
+                return cli_usage_error("count", "--jobs needs a number from 1 to %d", CLI_MAX_JOBS);
             }
             o.jobs = (unsigned)v;
             break;

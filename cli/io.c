@@ -143,7 +143,7 @@ int cli_input_open(cli_input *in, const char *path, int progress)
         in->rfd = in->fd;
         in->pos = 0;
         in->stop = in->size;
-        in->cap = CLI_WINDOW;
+        in->cap = in->window = CLI_WINDOW;
         signal(SIGBUS, on_sigbus);
         return 0;
     }
@@ -168,7 +168,7 @@ int cli_input_open_range(cli_input *in, const char *name, int fd, uint64_t start
     in->size = stop;
     if (may_map(in)) {
         in->mapped = true;
-        in->cap = CLI_WINDOW;
+        in->cap = in->window = CLI_RANGE_WINDOW;
         signal(SIGBUS, on_sigbus);
         return 0;
     }
@@ -191,7 +191,7 @@ static int fill_mapped(cli_input *in, size_t keep_from)
         munmap(in->map, in->map_len);
     in->map = NULL;
     start = nb - nb % (uint64_t)(pg > 0 ? pg : 4096);
-    end = start + CLI_WINDOW < in->stop ? start + CLI_WINDOW : in->stop;
+    end = start + in->window < in->stop ? start + in->window : in->stop;
     {
         int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE

@@ -246,6 +246,23 @@ for cut in [M - 3, M - 2, M - 1, M, M + 1]:
     r = run(["check", f])
     check(strip_attack(r.stdout) == expected_check(f, d), "chunk boundary at %d" % cut)
 
+# the 8 MiB windows of a mapped file, and the read(2) path, agree
+W = 8 * M
+d = bytearray(b"z" * (W + 4096))
+for at, seq in ((W - 2, b"\xe2\x82\xac"), (W - 6, b"\xc0\xaf"), (W + 1, b"\xed\xa0\x80"),
+                (W - 1000, b"\n\xff\n")):
+    d[at:at + len(seq)] = seq
+d = bytes(d)
+f = write("window.txt", d)
+r = run(["check", f])
+check(strip_attack(r.stdout) == expected_check(f, d), "errors across the mapping windows")
+env = dict(os.environ, UTF8KIT_CLI_NO_MMAP="1")
+r2 = subprocess.run([CLI, "check", f], capture_output=True, env=env)
+check(r2.stdout == r.stdout, "read(2) path gives the same output")
+r3 = run(["fix", "-q", f])
+check(r3.stdout == d.decode("utf-8", "replace").encode(), "fix across the mapping windows")
+os.unlink(f)
+
 # ---- --jobs: same output as one thread, errors near the split points ---------
 size = 6 * M + 12345
 d = bytearray(random_text(size, bad_rate=0.0005))
@@ -271,6 +288,16 @@ for n in (2, 3, 4, 7):
     check(r.stdout.splitlines() == one.stdout.splitlines()[:7], "--jobs %d --max-errors" % n)
     r = run(["count", "--jobs", str(n), "--json", f])
     check(r.stdout == onec.stdout, "--jobs %d count" % n)
+
+# many errors: the pieces after the first must wait for their turn to print
+d = (b"x" * 40 + b"\xc0\xaf" + "é\n".encode() + b"\xe2\x82") * (2 * M // 48)
+f = write("many.txt", d)
+one = run(["check", f])
+check(len(one.stdout.splitlines()) == 3 * (2 * M // 48), "many errors, one thread")
+for n in (2, 3):
+    r = run(["check", "--jobs", str(n), f])
+    check(r.stdout == one.stdout, "many errors, --jobs %d" % n)
+os.unlink(f)
 
 # ---- count -----------------------------------------------------------------
 for i in range(10):
