@@ -9,7 +9,7 @@
  *   v_narrow16(s, be, &v)      load VW 16-bit units; true when all are
  *                              below 0x80, and then v holds them as bytes
  *   v_narrow32(s, &v)          the same for VW 32-bit units
- * (v_narrow16 is not needed with U8K_HAVE_COMPRESS.)
+ * (v_narrow16 is not needed with U8K_OWN_UTF16_TO_UTF8.)
  *
  * Shape of every kernel: whole blocks of ASCII go through the vector
  * unit, where the conversion is a plain widening or narrowing and cannot
@@ -81,9 +81,10 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
     r = SCALAR(src + i, len - i, dst + o, cap - o);                                        \
     return u8k_shift(r, i, o)
 
-/* An instruction set with compress (U8K_HAVE_COMPRESS: simd/compress.h)
- * has its own UTF-16 kernels. */
-#ifndef U8K_HAVE_COMPRESS
+/* An instruction set may bring its own UTF-16 kernels (simd/compress.h,
+ * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16 and/or
+ * U8K_OWN_UTF16_TO_UTF8 before including this file. */
+#ifndef U8K_OWN_UTF8_TO_UTF16
 static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                          size_t cap, unsigned flags)
 {
@@ -164,7 +165,7 @@ U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be
     return (u & 0xFC00u) == 0xD800u ? j - 1 : j;
 }
 
-#ifndef U8K_HAVE_COMPRESS
+#ifndef U8K_OWN_UTF16_TO_UTF8
 static utf8kit_result simd_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
                                          size_t cap, unsigned flags)
 {

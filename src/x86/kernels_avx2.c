@@ -59,21 +59,7 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
     _mm256_storeu_si256((__m256i *)(d + 24), _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)));
 }
 
-U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
-{
-    __m256i a = _mm256_loadu_si256((const __m256i *)s);
-    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 16));
-    __m256i m = _mm256_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
-    if (!_mm256_testz_si256(_mm256_or_si256(a, b), m))
-        return false;
-    if (be) {
-        a = _mm256_srli_epi16(a, 8);
-        b = _mm256_srli_epi16(b, 8);
-    }
-    /* packus interleaves the lanes (a0 b0 a1 b1); permute4x64 puts them back. */
-    *out = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
-    return true;
-}
+/* No v_narrow16: UTF-16 -> UTF-8 comes from simd/pext.h. */
 
 U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 {
@@ -94,8 +80,10 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
+#include "simd/pext.h"
 
 const u8k_kernels u8k_avx2_kernels = {
     "avx2",
@@ -106,7 +94,7 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_utf16_length,
     simd_utf8_to_utf16,
     simd_utf8_to_utf32,
-    simd_utf16_to_utf8,
+    simd_utf16_to_utf8_pext,
     simd_utf32_to_utf8,
     simd_latin1_to_utf8,
     simd_utf8_to_latin1,

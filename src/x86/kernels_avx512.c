@@ -83,7 +83,9 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
-#define U8K_HAVE_COMPRESS 1 /* UTF-16 kernels from simd/compress.h */
+/* The UTF-16 kernels come from simd/compress.h. */
+#define U8K_OWN_UTF8_TO_UTF16 1
+#define U8K_OWN_UTF16_TO_UTF8 1
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/compress.h"
