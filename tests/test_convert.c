@@ -9,6 +9,7 @@
  * compares with CPython's codecs at large). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "testlib.h"
+#include "scalar/decode_fast.h"
 
 #include <stdint.h>
 #if defined(__unix__) || defined(__APPLE__)
@@ -793,6 +794,31 @@ static void test_random_typed_vs_generic(void)
     }
 }
 
+/* The transcoders' inline step against the reference u8k_decode_step: all
+ * lead bytes, every second byte, the third and fourth from the classes
+ * that matter, at every length that cuts the sequence. */
+static void test_decode_fast(void)
+{
+    static const unsigned char cls[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90,
+                                        0x9F, 0xA0, 0xBF, 0xC0, 0xC2, 0xFF};
+    unsigned b0, b1, c2, c3;
+    size_t len, bad = 0;
+    for (b0 = 0x80; b0 < 0x100; b0++)
+        for (b1 = 0; b1 < 0x100; b1++)
+            for (c2 = 0; c2 < sizeof cls; c2++)
+                for (c3 = 0; c3 < sizeof cls; c3++) {
+                    unsigned char in[4] = {(unsigned char)b0, (unsigned char)b1, cls[c2], cls[c3]};
+                    for (len = 1; len <= 4; len++) {
+                        uint32_t ca, cb;
+                        size_t na, nb;
+                        utf8kit_status sa = u8k_decode_fast(in, len, &ca, &na);
+                        utf8kit_status sb = u8k_decode_step(in, len, &cb, &nb);
+                        bad += sa != sb || ca != cb || na != nb;
+                    }
+                }
+    CHECK(bad == 0, "u8k_decode_fast disagrees with u8k_decode_step %zu times", bad);
+}
+
 /* ---- F: error tables for the other encodings -------------------------------------- */
 
 static void test_error_tables(void)
@@ -1152,6 +1178,7 @@ int main(void)
     const char *q = getenv("UTF8KIT_TEST_QUICK");
     quick = q && *q && *q != '0';
     test_begin();
+    test_decode_fast();
     test_all_code_points();
     test_cp1252();
     test_typed_all();
