@@ -240,6 +240,34 @@ int main(void)
             }
         }
 
+    /* Text of U+0000..U+00FF only (the Latin-1 vector paths), some
+     * windows ending in a lead byte; then errors, a character beyond
+     * U+00FF, and capacities. */
+    for (int round = 0; round < 8; round++) {
+        size_t m = 0;
+        unsigned char *s;
+        while (m < 1500) {
+            uint32_t cp = rnd() % (round < 4 ? 4u : 2u) ? ' ' + rnd() % 95 : 0x80 + rnd() % 0x80;
+            char t[4];
+            size_t k = utf8kit_encode(cp, t);
+            memcpy(text + m, t, k);
+            m += k;
+        }
+        s = in_end - m;
+        memcpy(s, text, m);
+        utf8_entries(s, m, m, m, false, "latin");
+        utf8_entries(s, m, m, m, true, "latin-trusted");
+        RUN(latin1_to_utf8, unsigned char, unsigned char, s, m, 2 * m, "latin-bytes", );
+        for (i = 0; i < 30; i++) {
+            size_t p = rnd() % m;
+            unsigned char keep = s[p];
+            s[p] = i % 3 == 0 ? 0xC4 : bad8[rnd() % sizeof bad8];
+            utf8_entries(s, m, m, m, false, "latin-bad");
+            s[p] = keep;
+            utf8_entries(s, m, rnd() % m, rnd() % m, false, "latin-cap");
+        }
+    }
+
     /* Pure ASCII, long: the vector path, capacities around block edges. */
     {
         size_t m = 1000;

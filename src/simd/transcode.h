@@ -82,8 +82,8 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
     return u8k_shift(r, i, o)
 
 /* An instruction set may bring its own UTF-16 kernels (simd/compress.h,
- * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16 and/or
- * U8K_OWN_UTF16_TO_UTF8 before including this file. */
+ * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF16_TO_UTF8
+ * or U8K_OWN_LATIN1 (both Latin-1 directions) before including this file. */
 #ifndef U8K_OWN_UTF8_TO_UTF16
 static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                          size_t cap, unsigned flags)
@@ -103,6 +103,7 @@ static utf8kit_result simd_utf8_to_utf32(const unsigned char *src, size_t len, u
 #undef SC
 }
 
+#ifndef U8K_OWN_LATIN1
 static utf8kit_result simd_utf8_to_latin1(const unsigned char *src, size_t len, unsigned char *dst,
                                           size_t cap, unsigned flags)
 {
@@ -121,6 +122,7 @@ static utf8kit_result simd_latin1_to_utf8(const unsigned char *src, size_t len, 
 #undef u8k_stretch8
 #undef SC
 }
+#endif
 
 /* The UTF-16 / UTF-32 -> UTF-8 loop: NARROW(&v) loads VW units at src + i
  * and is true when they are all ASCII; STRETCH_END(i) ends a stretch. */

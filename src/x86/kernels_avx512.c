@@ -86,6 +86,7 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 /* The UTF-16 kernels come from simd/compress.h. */
 #define U8K_OWN_UTF8_TO_UTF16 1
 #define U8K_OWN_UTF16_TO_UTF8 1
+#define U8K_OWN_LATIN1 1
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/compress.h"
@@ -101,6 +102,6 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_utf8_to_utf32,
     simd_utf16_to_utf8_vbmi2,
     simd_utf32_to_utf8,
-    simd_latin1_to_utf8,
-    simd_utf8_to_latin1,
+    simd_latin1_to_utf8_vbmi2,
+    simd_utf8_to_latin1_vbmi2,
 };
