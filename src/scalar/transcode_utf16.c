@@ -38,6 +38,13 @@ utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, ui
         size_t n;
         utf8kit_status st;
         if (src[i] < 0x80) {
+            /* One ASCII byte (a space between words), then eight at a
+             * time while the words have no high bit set. */
+            if (j == cap)
+                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            dst[j++] = swap_if(src[i++], swap);
+            if (i == len || src[i] >= 0x80)
+                continue;
             for (; i + 8 <= len && cap - j >= 8; i += 8, j += 8) {
                 uint64_t w;
                 int k;
