@@ -22,6 +22,8 @@
  * little room, the last 64 bytes) goes to the scalar reference kernel,
  * which then also produces the exact error report.
  *
+ * UTF-8 -> UTF-32 is the same with step 4 storing the values.
+ *
  * UTF-16 -> UTF-8, per 16 units without surrogates: widen to 32-bit
  * lanes, build the 1-3 UTF-8 bytes of each in its lane, and compress the
  * used bytes. A block with a surrogate goes to the scalar kernel.
@@ -55,10 +57,14 @@
 
 U8K_INLINE __m512i u8k_swap16(__m512i v) { return _mm512_or_si512(_mm512_slli_epi16(v, 8), _mm512_srli_epi16(v, 8)); }
 
-static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
-                                               size_t cap, unsigned flags)
+/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true; 16 code
+ * points per window stored as they are). */
+U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
+                                            size_t cap, unsigned flags, bool wide)
 {
-    bool be = (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
+    bool be = !wide && (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
+    uint16_t *dst = (uint16_t *)out;
+    uint32_t *dst32 = (uint32_t *)out;
     size_t i = 0, o = 0, checked = 0; /* blocks before `checked` passed */
     u8k_vstate st;
     const __m512i iota = U8K_IOTA, dup4 = U8K_DUP4, step4 = U8K_STEP4;
@@ -88,7 +94,10 @@ static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t 
             /* At least 16 ASCII bytes: widen all 64, keep the ASCII ones
              * (the rest is overwritten by what comes next). */
             unsigned a = high ? (unsigned)__builtin_ctzll(high) : 64;
-            v_store_widen16(dst + o, w, be);
+            if (wide)
+                v_store_widen32(dst32 + o, w);
+            else
+                v_store_widen16(dst + o, w, be);
             i += a;
             o += a;
             continue;
@@ -126,6 +135,20 @@ static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t 
         /* 11110xxx 10yyyyyy 10zzzzzz 10wwwwww, then the surrogate pair:
          * high = D800 + (v >> 10), low = DC00 + (v & 3FF), v = cp - 10000,
          * the high one first (in the lane's low half). */
+        if (wide) {
+            if (m4)
+                cp = _mm512_mask_mov_epi32(
+                    cp, m4,
+                    _mm512_or_si512(
+                        _mm512_or_si512(
+                            _mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
+                            _mm512_slli_epi32(c1, 12)),
+                        _mm512_or_si512(_mm512_slli_epi32(c2, 6), c3)));
+            _mm512_mask_storeu_epi32(dst32 + o, (__mmask16)((1u << k) - 1), cp);
+            o += k;
+            i += rest ? (size_t)__builtin_ctzll(rest) : 64;
+            continue;
+        }
         if (m4) {
             __m512i v, hi, lo;
             t = _mm512_or_si512(
@@ -153,8 +176,21 @@ static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t 
         i += rest ? (size_t)__builtin_ctzll(rest) : 64;
     }
 rest:
-    r = u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
+    r = wide ? u8k_scalar_utf8_to_utf32(src + i, len - i, dst32 + o, cap - o, flags)
+             : u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
+}
+
+static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
+                                               size_t cap, unsigned flags)
+{
+    return u8k_utf8_to_units(src, len, dst, cap, flags, false);
+}
+
+static utf8kit_result simd_utf8_to_utf32_vbmi2(const unsigned char *src, size_t len, uint32_t *dst,
+                                               size_t cap, unsigned flags)
+{
+    return u8k_utf8_to_units(src, len, dst, cap, flags, true);
 }
 
 static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,

@@ -82,8 +82,9 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
     return u8k_shift(r, i, o)
 
 /* An instruction set may bring its own UTF-16 kernels (simd/compress.h,
- * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF16_TO_UTF8
- * or U8K_OWN_LATIN1 (both Latin-1 directions) before including this file. */
+ * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF8_TO_UTF32,
+ * U8K_OWN_UTF16_TO_UTF8 or U8K_OWN_LATIN1 (both Latin-1 directions) before
+ * including this file. */
 #ifndef U8K_OWN_UTF8_TO_UTF16
 static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                          size_t cap, unsigned flags)
@@ -95,6 +96,7 @@ static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, u
 }
 #endif
 
+#ifndef U8K_OWN_UTF8_TO_UTF32
 static utf8kit_result simd_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
                                          size_t cap, unsigned flags)
 {
@@ -102,6 +104,7 @@ static utf8kit_result simd_utf8_to_utf32(const unsigned char *src, size_t len, u
     U8K_FROM_UTF8_LOOP(v_store_widen32(dst + o, v), SC);
 #undef SC
 }
+#endif
 
 #ifndef U8K_OWN_LATIN1
 static utf8kit_result simd_utf8_to_latin1(const unsigned char *src, size_t len, unsigned char *dst,

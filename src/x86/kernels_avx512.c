@@ -85,6 +85,7 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 
 /* The UTF-16 kernels come from simd/compress.h. */
 #define U8K_OWN_UTF8_TO_UTF16 1
+#define U8K_OWN_UTF8_TO_UTF32 1
 #define U8K_OWN_UTF16_TO_UTF8 1
 #define U8K_OWN_LATIN1 1
 #include "simd/validate.h"
@@ -99,7 +100,7 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_count,
     simd_utf16_length,
     simd_utf8_to_utf16_vbmi2,
-    simd_utf8_to_utf32,
+    simd_utf8_to_utf32_vbmi2,
     simd_utf16_to_utf8_vbmi2,
     simd_utf32_to_utf8,
     simd_latin1_to_utf8_vbmi2,
