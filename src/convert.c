@@ -81,9 +81,22 @@ static utf8kit_result call_kernel(const u8k_kernels *k, enum pair p, const unsig
 static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned char *s,
                               size_t n, unsigned flags)
 {
-    uint32_t scratch[128];
+    uint32_t scratch[1024]; /* 4 KiB: long enough for SIMD kernels' blocks */
     size_t pos = 0, w = 0;
     utf8kit_result r;
+    if (p == P_L1_U8) {
+        /* Latin-1 never fails: one byte per 00..7F, two per 80..FF. */
+        size_t i = 0, high = 0;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t x;
+            memcpy(&x, s + i, 8);
+            x = (x >> 7) & UINT64_C(0x0101010101010101); /* 1 per high bit */
+            high += (size_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+        }
+        for (; i < n; i++)
+            high += s[i] >> 7;
+        return u8k_res(UTF8KIT_OK, n, n + high, 0);
+    }
     /* validate + count: two passes, worth it when the kernels are SIMD;
      * the scalar transcoder into a scratch buffer is one faster pass. */
     if (p == P_U8_U8 || ((p == P_U8_U16 || p == P_U8_U32) && k != &u8k_scalar_kernels)) {
