@@ -162,15 +162,18 @@ typedef struct piece {
     uint64_t nerr;        /* errors found (at most the limit) */
     bool failed;          /* read error */
     bool finished;
+    bool waiting;         /* its held records are full: waits for its turn */
     bool direct;          /* printing as it goes (its turn came) */
     err_rec *held;
     size_t nheld;
-    /* Lazy positions (one thread, a regular file, RFC 3629 form): lines
-     * and columns are counted only up to each error, when there is one,
-     * from the mapped window or with pread: a valid file is validated
-     * and nothing more. */
+    /* Lazy positions (a regular file, RFC 3629 form): lines and columns
+     * are counted only up to each error, when there is one, from the
+     * mapped window or with pread, so a valid file is validated and
+     * nothing more. A piece's totals (for the pieces after it) are
+     * counted only when a later piece has something to print. */
     bool lazy;
-    cli_input *in;
+    cli_input *in;        /* the window being walked, or NULL */
+    int fd;               /* for pread */
     unsigned char *tmp;
 } piece;
 
@@ -187,6 +190,7 @@ typedef struct job {
     unsigned turn;
     uint64_t base_line, base_col; /* of the piece whose turn it is */
     uint64_t printed;
+    atomic_bool any_error; /* some piece found an error */
     int fd;                /* the file, read with pread by every piece */
     atomic_uint stop_from; /* pieces after this one need not finish */
 } job;
@@ -227,7 +231,7 @@ static bool catch_up(piece *pc, uint64_t target)
     while (t->pos < target) {
         const unsigned char *p;
         size_t n;
-        if (t->pos >= in->base && t->pos < in->base + in->len) {
+        if (in && t->pos >= in->base && t->pos < in->base + in->len) {
             uint64_t end = in->base + in->len < target ? in->base + in->len : target;
             p = in->buf + (t->pos - in->base);
             n = (size_t)(end - t->pos);
@@ -235,15 +239,15 @@ static bool catch_up(piece *pc, uint64_t target)
             size_t got = 0;
             n = target - t->pos < CLI_CHUNK ? (size_t)(target - t->pos) : CLI_CHUNK;
             if (!pc->tmp && !(pc->tmp = malloc(CLI_CHUNK))) {
-                cli_error(in->name, "out of memory");
+                cli_error(pc->job->name, "out of memory");
                 return false;
             }
             while (got < n) {
-                ssize_t r = pread(in->fd, pc->tmp + got, n - got, (off_t)(t->pos + got));
+                ssize_t r = pread(pc->fd, pc->tmp + got, n - got, (off_t)(t->pos + got));
                 if (r < 0 && errno == EINTR)
                     continue;
                 if (r <= 0) {
-                    cli_error(in->name, "%s", r < 0 ? strerror(errno) : "file shrank");
+                    cli_error(pc->job->name, "%s", r < 0 ? strerror(errno) : "file shrank");
                     return false;
                 }
                 got += (size_t)r;
@@ -269,6 +273,7 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
         }
         pc->tr.pos = off + n;
     }
+    atomic_store(&j->any_error, true);
     r.off = off;
     r.line_rel = pc->tr.line;
     r.col_rel = pc->tr.col;
@@ -295,6 +300,8 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
             if (pc->nheld == MAX_HELD) {
                 /* Wait until every piece before is printed, then print. */
                 pthread_mutex_lock(&j->mu);
+                pc->waiting = true;
+                pthread_cond_broadcast(&j->cv);
                 while (j->turn != pc->index)
                     pthread_cond_wait(&j->cv, &j->mu);
                 pthread_mutex_unlock(&j->mu);
@@ -351,8 +358,16 @@ static void *worker(void *arg)
     if (cli_input_open_range(&in, j->name, j->fd, pc->start, ext) != 0) {
         pc->failed = true;
     } else {
+        pc->in = &in;
         scan(pc, &in, pc->end);
+        pc->in = NULL;
         cli_input_close(&in);
+        /* When the file has errors, later pieces will need this one's
+         * line count: count it here, in parallel, rather than later in
+         * the main thread. */
+        if (pc->lazy && !pc->failed && atomic_load(&j->any_error) &&
+            atomic_load(&j->stop_from) > pc->index && !catch_up(pc, pc->end))
+            pc->failed = true;
     }
     pthread_mutex_lock(&j->mu);
     pc->finished = true;
@@ -401,6 +416,7 @@ static int check_one(const check_opts *o, const char *path)
     j.limit = (o->quiet || o->list) ? 1 : o->first ? 1 : o->max_errors ? o->max_errors : UINT64_MAX;
     j.want_lines = !o->quiet && !o->list;
     atomic_init(&j.stop_from, ~0u);
+    atomic_init(&j.any_error, false);
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.cv, NULL);
 
@@ -416,6 +432,7 @@ static int check_one(const check_opts *o, const char *path)
         one.tr.form = o->form;
         one.lazy = j.want_lines && in.is_regular && o->form == CLI_FORM_UTF8;
         one.in = &in;
+        one.fd = in.fd;
         j.pieces = &one;
         j.n = 1;
         j.base_col = 0;
@@ -440,6 +457,8 @@ static int check_one(const check_opts *o, const char *path)
             pcs[k].tr.on = j.want_lines;
             pcs[k].tr.form = o->form;
             pcs[k].end = in.size;
+            pcs[k].lazy = j.want_lines; /* --jobs: a regular file, RFC 3629 form */
+            pcs[k].fd = in.fd;
             if (k > 0 && first_boundary(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
                 cli_error(in.name, "%s", strerror(errno ? errno : EIO));
                 failed = true;
@@ -451,6 +470,7 @@ static int check_one(const check_opts *o, const char *path)
         if (!failed) {
             unsigned started = 0;
             for (unsigned k = 0; k < n; k++) {
+                pcs[k].tr.pos = pcs[k].start;
                 if (pthread_create(&th[k], NULL, worker, &pcs[k]) != 0) {
                     cli_error(in.name, "cannot start a thread");
                     failed = true;
@@ -458,7 +478,31 @@ static int check_one(const check_opts *o, const char *path)
                 }
                 started++;
             }
+            /* Pieces are printed in order. Piece k's line numbers need
+             * the totals of pieces 0..k-1, which lazy pieces count only
+             * when piece k has something to print (done = pieces folded
+             * into base_line/base_col so far). */
+            unsigned done = 0;
             for (unsigned k = 0; k < started; k++) {
+                bool print;
+                pthread_mutex_lock(&j.mu);
+                while (!pcs[k].finished && !pcs[k].waiting)
+                    pthread_cond_wait(&j.cv, &j.mu);
+                print = pcs[k].waiting || pcs[k].nheld > 0;
+                pthread_mutex_unlock(&j.mu);
+                if (print && j.want_lines && !failed) {
+                    for (; done < k; done++) {
+                        piece *q = &pcs[done];
+                        if (q->lazy && !catch_up(q, q->end))
+                            failed = true;
+                        if (q->tr.line) {
+                            j.base_line += q->tr.line;
+                            j.base_col = q->tr.col;
+                        } else {
+                            j.base_col += q->tr.col;
+                        }
+                    }
+                }
                 pthread_mutex_lock(&j.mu);
                 j.turn = k;
                 pthread_cond_broadcast(&j.cv);
@@ -470,19 +514,14 @@ static int check_one(const check_opts *o, const char *path)
                 if (!failed && j.want_lines)
                     flush_held(&pcs[k]);
                 nerr += pcs[k].nerr;
-                /* where the next piece starts, in lines and columns */
-                if (pcs[k].tr.line) {
-                    j.base_line += pcs[k].tr.line;
-                    j.base_col = pcs[k].tr.col;
-                } else {
-                    j.base_col += pcs[k].tr.col;
-                }
             }
             for (unsigned k = 0; k < started; k++)
                 pthread_join(th[k], NULL);
         }
-        for (unsigned k = 0; k < n; k++)
+        for (unsigned k = 0; k < n; k++) {
             free(pcs[k].held);
+            free(pcs[k].tmp);
+        }
         free(th);
     }
     if (nerr > j.limit)
