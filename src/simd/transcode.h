@@ -83,7 +83,7 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
 
 /* An instruction set may bring its own UTF-16 kernels (simd/compress.h,
  * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF8_TO_UTF32,
- * U8K_OWN_UTF16_TO_UTF8 or U8K_OWN_LATIN1 (both Latin-1 directions) before
+ * U8K_OWN_UTF16_TO_UTF8, U8K_OWN_UTF32_TO_UTF8 or U8K_OWN_LATIN1 (both Latin-1 directions) before
  * including this file. */
 #ifndef U8K_OWN_UTF8_TO_UTF16
 static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
@@ -185,6 +185,7 @@ static utf8kit_result simd_utf16_to_utf8(const uint16_t *src, size_t len, unsign
 }
 #endif
 
+#ifndef U8K_OWN_UTF32_TO_UTF8
 static utf8kit_result simd_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
                                          size_t cap, unsigned flags)
 {
@@ -196,5 +197,6 @@ static utf8kit_result simd_utf32_to_utf8(const uint32_t *src, size_t len, unsign
 #undef END
 #undef NARROW
 }
+#endif
 
 #endif /* UTF8KIT_SIMD_TRANSCODE_H */

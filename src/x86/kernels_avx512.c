@@ -66,27 +66,13 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
 
 /* No v_narrow16: the UTF-16 kernels come from simd/compress.h. */
 
-U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
-{
-    __m512i a = _mm512_loadu_si512((const void *)s);
-    __m512i b = _mm512_loadu_si512((const void *)(s + 16));
-    __m512i c = _mm512_loadu_si512((const void *)(s + 32));
-    __m512i d = _mm512_loadu_si512((const void *)(s + 48));
-    __m512i m = _mm512_set1_epi32((int)0xFFFFFF80u);
-    __m512i r;
-    if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, d)), m))
-        return false;
-    r = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(a));
-    r = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(b), 1);
-    r = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(c), 2);
-    *out = _mm512_inserti32x4(r, _mm512_cvtepi32_epi8(d), 3);
-    return true;
-}
+/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/compress.h. */
 
 /* The UTF-16 kernels come from simd/compress.h. */
 #define U8K_OWN_UTF8_TO_UTF16 1
 #define U8K_OWN_UTF8_TO_UTF32 1
 #define U8K_OWN_UTF16_TO_UTF8 1
+#define U8K_OWN_UTF32_TO_UTF8 1
 #define U8K_OWN_LATIN1 1
 #include "simd/validate.h"
 #include "simd/transcode.h"
@@ -102,7 +88,7 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_utf8_to_utf16_vbmi2,
     simd_utf8_to_utf32_vbmi2,
     simd_utf16_to_utf8_vbmi2,
-    simd_utf32_to_utf8,
+    simd_utf32_to_utf8_vbmi2,
     simd_latin1_to_utf8_vbmi2,
     simd_utf8_to_latin1_vbmi2,
 };
