@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 int cli_parse_form(const char *s)
@@ -265,10 +266,14 @@ static void tally_tail(cli_tally *t, const unsigned char *p, size_t n)
 void cli_tally_add(cli_tally *t, const unsigned char *p, size_t n)
 {
 #ifdef CLI_AVX2
-    static int have_avx2 = -1; /* racy but idempotent: every thread computes the same */
-    if (have_avx2 < 0)
-        have_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (have_avx2) {
+    /* every thread computes the same answer: relaxed atomics suffice */
+    static atomic_int have_avx2 = -1;
+    int h = atomic_load_explicit(&have_avx2, memory_order_relaxed);
+    if (h < 0) {
+        h = __builtin_cpu_supports("avx2") ? 1 : 0;
+        atomic_store_explicit(&have_avx2, h, memory_order_relaxed);
+    }
+    if (h) {
         size_t rest;
         tally_avx2(t, p, n, &rest);
         p += n - rest;
