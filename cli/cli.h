@@ -157,11 +157,9 @@ typedef enum cli_form {
 /* cli_parse_form parses "utf8", "cesu8", "mutf8", "legacy"; -1 if unknown. */
 int cli_parse_form(const char *s);
 utf8kit_encoding cli_form_encoding(cli_form f);
-/* cli_form_available reports whether this build of the library can check
- * that form (the non-RFC forms go through utf8kit_convert). */
-bool cli_form_available(cli_form f);
 
-/* cli_validate: utf8kit_validate for the form. */
+/* cli_validate: utf8kit_validate for the form (the other forms go through
+ * utf8kit_convert in measuring mode). */
 utf8kit_result cli_validate(cli_form f, const unsigned char *p, size_t n);
 /* cli_count_chars counts the characters of valid text in the form. */
 uint64_t cli_count_chars(cli_form f, const unsigned char *p, size_t n);

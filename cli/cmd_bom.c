@@ -28,16 +28,7 @@ static void print_help(void)
  * length, or UNKNOWN. */
 static utf8kit_encoding which_bom(const unsigned char *p, size_t n, size_t *len)
 {
-#if CLI_HAVE_BOM_DETECT
     return utf8kit_bom_detect(p, n, len);
-#else
-    if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) {
-        *len = 3;
-        return UTF8KIT_UTF8;
-    }
-    *len = 0;
-    return UTF8KIT_ENCODING_UNKNOWN;
-#endif
 }
 
 enum { O_CHECK = 1, O_STRIP, O_ADD, O_QUIET, O_HELP };

@@ -610,12 +610,6 @@ int cmd_check(int argc, char **argv)
             return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
         }
     }
-    if (!cli_form_available(o.form)) {
-        free(files);
-        cli_error("check", "--form=%s needs utf8kit_convert, missing from this library build",
-                  a.arg ? a.arg : "");
-        return CLI_EXIT_ERROR;
-    }
     if (nfiles == 0)
         files[nfiles++] = "-";
     for (size_t i = 0; i < nfiles; i++) {

@@ -102,11 +102,6 @@ int cmd_convert(int argc, char **argv)
     }
     if (!from_s || !to_s)
         return cli_usage_error("convert", "say -f FROM and -t TO (utf8kit convert -l lists them)");
-#if !CLI_HAVE_STREAM_CONVERT
-    (void)quiet, (void)progress, (void)file, (void)outpath;
-    cli_error("convert", "utf8kit_stream_convert is missing from this library build");
-    return CLI_EXIT_ERROR;
-#else
     {
         utf8kit_encoding from = utf8kit_encoding_from_label(from_s, strlen(from_s));
         utf8kit_encoding to = utf8kit_encoding_from_label(to_s, strlen(to_s));
@@ -190,5 +185,4 @@ int cmd_convert(int argc, char **argv)
         free(obuf);
         return failed ? CLI_EXIT_ERROR : bad ? CLI_EXIT_INVALID : CLI_EXIT_OK;
     }
-#endif
 }

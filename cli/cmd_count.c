@@ -259,9 +259,9 @@ int cmd_count(int argc, char **argv)
         case O_JSON: o.json = true; break;
         case O_FORM: {
             int f = cli_parse_form(a.arg);
-            if (f < 0 || !cli_form_available((cli_form)f)) {
+            if (f < 0) {
                 free(files);
-                return cli_usage_error("count", "unknown or unavailable form '%s'", a.arg);
+                return cli_usage_error("count", "unknown form '%s'", a.arg);
             }
             o.form = (cli_form)f;
             break;

@@ -79,13 +79,7 @@ static int detect_one(const char *path)
         if (first) {
             utf8kit_detection d;
             first = false;
-#if CLI_HAVE_DETECT
             d = utf8kit_detect(in.buf, in.len);
-#else
-            memset(&d, 0, sizeof d);
-            if (in.len >= 3 && memcmp(in.buf, "\xEF\xBB\xBF", 3) == 0)
-                d.encoding = UTF8KIT_UTF8, d.bom_len = 3;
-#endif
             if (d.encoding != UTF8KIT_ENCODING_UNKNOWN && d.encoding != UTF8KIT_UTF8 &&
                 d.encoding != UTF8KIT_ASCII) {
                 printf("%s: %s%s\n", in.name, utf8kit_encoding_name(d.encoding),
@@ -98,10 +92,8 @@ static int detect_one(const char *path)
         }
         keep = cli_walk(CLI_FORM_UTF8, in.buf, in.len, in.len, in.base, in.eof, &v, &stopped);
         if (f.bad) {
-#if CLI_HAVE_DETECT
             if (guess == UTF8KIT_ENCODING_UNKNOWN)
                 guess = utf8kit_detect(in.buf, in.len).guess;
-#endif
             break;
         }
         if (in.eof)

@@ -76,7 +76,6 @@ static size_t encode_one(cli_form form, uint32_t cp, unsigned char *out, utf8kit
             *why = cp > UTF8KIT_MAX_CODE_POINT ? UTF8KIT_ERR_TOO_LARGE : UTF8KIT_ERR_SURROGATE;
         return n;
     }
-#if CLI_HAVE_CONVERT
     {
         unsigned char u[4] = {(unsigned char)cp, (unsigned char)(cp >> 8),
                               (unsigned char)(cp >> 16), (unsigned char)(cp >> 24)};
@@ -88,10 +87,6 @@ static size_t encode_one(cli_form form, uint32_t cp, unsigned char *out, utf8kit
         }
         return r.written;
     }
-#else
-    *why = UTF8KIT_ERR_INVALID_ARGUMENT;
-    return 0;
-#endif
 }
 
 enum { O_VERBOSE = 1, O_FORM, O_HELP };
@@ -108,8 +103,8 @@ static int parse_common(cli_args *a, int id, cli_form *form, bool *verbose)
     case O_VERBOSE: *verbose = true; return 0;
     case O_FORM: {
         int f = cli_parse_form(a->arg);
-        if (f < 0 || !cli_form_available((cli_form)f))
-            return cli_usage_error(a->cmd, "unknown or unavailable form '%s'", a->arg);
+        if (f < 0)
+            return cli_usage_error(a->cmd, "unknown form '%s'", a->arg);
         *form = (cli_form)f;
         return 0;
     }
@@ -280,16 +275,12 @@ int cmd_decode(int argc, char **argv)
                 st = r.status;
                 len = r.error_len ? r.error_len : 1;
             } else {
-#if CLI_HAVE_CONVERT
                 unsigned char u[4];
                 utf8kit_result c = utf8kit_convert(cli_form_encoding(form), UTF8KIT_UTF32LE,
                                                    bytes + i, ok, u, 4, NULL);
                 cp = (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
                      (uint32_t)u[3] << 24;
                 len = c.read ? c.read : 1;
-#else
-                len = ok;
-#endif
             }
         }
         cli_hex(bytes + i, len > 8 ? 8 : len, hex, sizeof hex);

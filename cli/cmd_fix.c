@@ -88,11 +88,9 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
         }
         break;
     case MODE_CP1252: {
-#if CLI_HAVE_CONVERT
         utf8kit_result r = utf8kit_convert(UTF8KIT_CP1252, UTF8KIT_UTF8, p, n, buf, sizeof buf,
                                            NULL);
         len = r.written;
-#endif
         break;
     }
     }
@@ -147,10 +145,6 @@ int cmd_fix(int argc, char **argv)
         case O_ESCAPE: f.mode = MODE_ESCAPE; break;
         case O_LATIN1: f.mode = MODE_LATIN1; break;
         case O_CP1252:
-#if !CLI_HAVE_CONVERT
-            cli_error("fix", "--cp1252 needs utf8kit_convert, missing from this library build");
-            return CLI_EXIT_ERROR;
-#endif
             f.mode = MODE_CP1252;
             break;
         case O_BOM:
@@ -165,8 +159,8 @@ int cmd_fix(int argc, char **argv)
             break;
         case O_FORM: {
             int fm = cli_parse_form(a.arg);
-            if (fm < 0 || !cli_form_available((cli_form)fm))
-                return cli_usage_error("fix", "unknown or unavailable form '%s'", a.arg);
+            if (fm < 0)
+                return cli_usage_error("fix", "unknown form '%s'", a.arg);
             form = (cli_form)fm;
             break;
         }

@@ -33,51 +33,27 @@ utf8kit_encoding cli_form_encoding(cli_form f)
     }
 }
 
-bool cli_form_available(cli_form f)
-{
-#if CLI_HAVE_CONVERT
-    (void)f;
-    return true;
-#else
-    return f == CLI_FORM_UTF8;
-#endif
-}
-
 utf8kit_result cli_validate(cli_form f, const unsigned char *p, size_t n)
 {
+    utf8kit_encoding e = cli_form_encoding(f);
+    utf8kit_result r;
     if (f == CLI_FORM_UTF8)
         return utf8kit_validate((const char *)p, n);
-#if CLI_HAVE_CONVERT
-    {
-        /* STRICT, measuring (dst NULL): the first error of that form. */
-        utf8kit_encoding e = cli_form_encoding(f);
-        utf8kit_result r = utf8kit_convert(e, e, p, n, NULL, 0, NULL);
-        r.written = 0;
-        return r;
-    }
-#else
-    {
-        utf8kit_result r = {UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, n, 0};
-        return r;
-    }
-#endif
+    /* STRICT, measuring (dst NULL): the first error of that form. */
+    r = utf8kit_convert(e, e, p, n, NULL, 0, NULL);
+    r.written = 0;
+    return r;
 }
 
 uint64_t cli_count_chars(cli_form f, const unsigned char *p, size_t n)
 {
+    utf8kit_options o;
     if (f == CLI_FORM_UTF8)
         return utf8kit_count((const char *)p, n);
-#if CLI_HAVE_CONVERT
-    {
-        utf8kit_options o;
-        memset(&o, 0, sizeof o);
-        o.policy = UTF8KIT_REPLACE;
-        return utf8kit_convert(cli_form_encoding(f), UTF8KIT_UTF32LE, p, n, NULL, 0, &o).written /
-               4;
-    }
-#else
-    return utf8kit_count((const char *)p, n);
-#endif
+    /* the characters of the other forms: their UTF-32 length */
+    memset(&o, 0, sizeof o);
+    o.policy = UTF8KIT_REPLACE;
+    return utf8kit_convert(cli_form_encoding(f), UTF8KIT_UTF32LE, p, n, NULL, 0, &o).written / 4;
 }
 
 static size_t walk_once(cli_form f, const unsigned char *buf, size_t n, size_t limit,
