@@ -295,7 +295,9 @@ typedef enum utf8kit_encoding {
                              U+0000 (a raw 00 is accepted on input) */
     UTF8KIT_UTF8_RFC2279 = 13 /* RFC 2279 / draft-yergeau-rfc2279bis: values
                              up to 7FFFFFFF in up to 6 octets; overlongs
-                             and surrogates still invalid */
+                             and surrogates still invalid. Converted to
+                             UTF-32 its values pass as UCS-4, and UTF-32
+                             units up to 7FFFFFFF convert back to it. */
 } utf8kit_encoding;
 
 #define UTF8KIT_ENCODING_COUNT 14
@@ -371,7 +373,10 @@ typedef struct utf8kit_options {
  *   function for every pair and policy.
  * - A UTF-16/UTF-32 input whose length is not a multiple of its unit ends
  *   with a TRUNCATED error (one U+FFFD under REPLACE).
- * - from == to == UTF8 under REPLACE is the repair of utf8kit_repair. */
+ * - from == to == UTF8 under REPLACE is the repair of utf8kit_repair.
+ * - The BOM policy acts on the start of the input given: a call that
+ *   resumes after OUTPUT_TOO_SMALL should pass UTF8KIT_BOM_KEEP (streams
+ *   do this for you). */
 UTF8KIT_API utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to,
                                            const void *src, size_t src_len, void *dst,
                                            size_t dst_cap, const utf8kit_options *opt);

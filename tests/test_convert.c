@@ -405,11 +405,26 @@ static void test_rfc2279(void)
         put(&u32, tmp, ref_utf32((uint32_t)v, tmp, 0));
         put(&ref, tmp, ref_utf8((uint32_t)v, tmp));
     }
-    /* UTF-32 input stops at U+10FFFF (TOO_LARGE), UCS-4 output does not:
-     * the encoder is checked by RFC 2279 -> RFC 2279 (decode, re-encode). */
-    r = conv(UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, u32.p, u32.n, &o, NULL);
-    CHECK(r.status == UTF8KIT_ERR_TOO_LARGE && r.read == 4 && r.error_len == 4,
-          "utf32 input above U+10FFFF");
+    /* UTF-32 read as UCS-4 into the RFC 2279 form: every value up to
+     * 7FFFFFFF converts, byte for byte as the reference encoder; into any
+     * other target UTF-32 input stops at U+10FFFF (TOO_LARGE), and a unit
+     * with the top bit set is too large even for UCS-4. */
+    {
+        unsigned char *enc = NULL;
+        static const unsigned char top[4] = {0x00, 0x00, 0x00, 0x80};
+        r = conv(UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, u32.p, u32.n, &o, &enc);
+        CHECK(r.status == UTF8KIT_OK && r.written == ref.n && memcmp(enc, ref.p, ref.n) == 0,
+              "ucs-4 -> rfc2279 %s at %zu", utf8kit_status_name(r.status), r.read);
+        free(enc);
+        CHECK(utf8kit_max_output_size(UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, u32.n) >= ref.n + 3,
+              "max_output_size ucs-4 -> rfc2279");
+        r = conv(UTF8KIT_UTF32LE, UTF8KIT_UTF8, u32.p, u32.n, &o, NULL);
+        CHECK(r.status == UTF8KIT_ERR_TOO_LARGE && r.read == 4 && r.error_len == 4,
+              "utf32 input above U+10FFFF into UTF-8");
+        r = conv(UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, top, 4, &o, NULL);
+        CHECK(r.status == UTF8KIT_ERR_TOO_LARGE && r.read == 0 && r.error_len == 4,
+              "utf32 unit 80000000 into rfc2279");
+    }
     r = conv(UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF8_RFC2279, ref.p, ref.n, &o, &out);
     CHECK(r.status == UTF8KIT_OK && r.written == ref.n && memcmp(out, ref.p, ref.n) == 0,
           "rfc2279 encode %s", utf8kit_status_name(r.status));
