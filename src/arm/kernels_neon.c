@@ -10,6 +10,13 @@ typedef uint8x16_t u8k_v;
 #define VW 16
 
 U8K_INLINE u8k_v v_load(const unsigned char *p) { return vld1q_u8(p); }
+U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n)
+{
+    unsigned char b[VW] = {0};
+    if (n)
+        memcpy(b, p, n);
+    return v_load(b);
+}
 U8K_INLINE void v_store(unsigned char *p, u8k_v v) { vst1q_u8(p, v); }
 U8K_INLINE u8k_v v_splat(unsigned char b) { return vdupq_n_u8(b); }
 U8K_INLINE u8k_v v_table(const unsigned char t[16]) { return vld1q_u8(t); }

@@ -83,9 +83,8 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
             if (checked + 64 > len)
                 goto rest;
             cur = v_load(src + checked);
-            if (!trusted && v_any(u8k_vcheck(&st, cur)))
+            if (!trusted && u8k_vblock(&st, cur))
                 goto rest;
-            st.prev = cur;
             checked += 64;
         }
         w = v_load(src + i);
@@ -371,9 +370,8 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
             if (checked + 64 > len)
                 goto rest;
             cur = v_load(src + checked);
-            if (!trusted && v_any(u8k_vcheck(&st, cur)))
+            if (!trusted && u8k_vblock(&st, cur))
                 goto rest;
-            st.prev = cur;
             checked += 64;
         }
         w = v_load(src + i);

@@ -9,6 +9,8 @@
  *
  *   u8k_v           a vector of VW bytes (VW = 16, 32 or 64)
  *   v_load(p)       VW bytes from p, any alignment
+ *   v_load_part(p, n)  n < VW bytes from p, zeros after them; reads
+ *                   nothing at or past p + n
  *   v_splat(b)      every byte b
  *   v_table(t)      the 16-byte table t, repeated in every 128-bit lane
  *   v_lookup(t, i)  byte i[k] (0..15) of t's lane, for every k
@@ -124,6 +126,9 @@ typedef struct {
     u8k_v prev;  /* the previous block (zeros before the first) */
     u8k_v t1, t2, t3;
     u8k_v nib, e0, f0, hi;
+    /* After an ASCII block the state is clean unless the block before it
+     * ended inside a sequence: its last three bytes against these limits. */
+    u8k_v tailmax;
 } u8k_vstate;
 
 U8K_INLINE void u8k_vinit(u8k_vstate *st)
@@ -136,6 +141,14 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
     st->e0 = v_splat(0xE0 - 0x80);
     st->f0 = v_splat(0xF0 - 0x80);
     st->hi = v_splat(0x80);
+    {
+        unsigned char lim[VW];
+        memset(lim, 0xFF, VW);
+        lim[VW - 3] = 0xEF; /* a 4-byte lead 3 from the end wants 3 more... */
+        lim[VW - 2] = 0xDF; /* ...a 3-byte lead 2 from the end, */
+        lim[VW - 1] = 0xBF; /* ...any lead last */
+        st->tailmax = v_load(lim);
+    }
 }
 
 /* The error bits of block `cur` after block `prev` (any non-zero byte:
@@ -153,6 +166,14 @@ U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 }
 
 U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur) { return u8k_vcheck2(st, cur, st->prev); }
+
+/* One block of a left-to-right pass: true when an error shows in it. */
+U8K_INLINE bool u8k_vblock(u8k_vstate *st, u8k_v cur)
+{
+    bool bad = v_high(cur) == 0 ? v_any(v_subs(st->prev, st->tailmax)) : v_any(u8k_vcheck(st, cur));
+    st->prev = cur;
+    return bad;
+}
 
 /* Counting bytes of a valid block: as signed bytes, non-continuation
  * bytes are those > -65 (BF); bytes >= F0 are those > -17 (EF) but not
@@ -174,27 +195,15 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
                           bool counting)
 {
     u8k_vstate st;
-    unsigned char tail[VW];
     size_t i = 0, c = 0, q = 0;
-    u8k_v tailmax;
     u8k_vinit(&st);
-    /* After an ASCII block the state is clean unless the block before it
-     * ended inside a sequence: its last three bytes against these limits. */
-    {
-        unsigned char lim[VW];
-        memset(lim, 0xFF, VW);
-        lim[VW - 3] = 0xEF; /* a 4-byte lead 3 from the end wants 3 more... */
-        lim[VW - 2] = 0xDF; /* ...3-byte lead 2 from the end, */
-        lim[VW - 1] = 0xBF; /* ...any lead last */
-        tailmax = v_load(lim);
-    }
     /* Four blocks at a time: one test for all-ASCII, one for errors.
      * On an error the one-block loop below finds which block it is in. */
     while (i + 4 * VW <= len) {
         u8k_v a = v_load(s + i), b = v_load(s + i + VW);
         u8k_v cc = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
         if (v_high(v_or(v_or(a, b), v_or(cc, d))) == 0) {
-            if (v_any(v_subs(st.prev, tailmax)))
+            if (v_any(v_subs(st.prev, st.tailmax)))
                 goto fail;
             c += 4 * VW;
         } else {
@@ -215,7 +224,7 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
     for (; i + VW <= len; i += VW) {
         u8k_v cur = v_load(s + i);
         if (v_high(cur) == 0) {
-            if (v_any(v_subs(st.prev, tailmax)))
+            if (v_any(v_subs(st.prev, st.tailmax)))
                 goto fail;
             c += VW;
         } else {
@@ -229,10 +238,7 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
     {
         size_t rem = len - i;
         u8k_v cur;
-        memset(tail, 0, VW);
-        if (rem)
-            memcpy(tail, s + i, rem);
-        cur = v_load(tail);
+        cur = v_load_part(s + i, rem);
         if (v_any(u8k_vcheck(&st, cur)))
             goto fail;
         if (counting) {

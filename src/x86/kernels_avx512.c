@@ -10,6 +10,11 @@ typedef __m512i u8k_v;
 #define VW 64
 
 U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm512_loadu_si512((const void *)p); }
+/* A masked load reads (and may fault on) only the bytes it selects. */
+U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n)
+{
+    return _mm512_maskz_loadu_epi8((__mmask64)((UINT64_C(1) << n) - 1), (const void *)p);
+}
 U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm512_storeu_si512((void *)p, v); }
 U8K_INLINE u8k_v v_splat(unsigned char b) { return _mm512_set1_epi8((char)b); }
 U8K_INLINE u8k_v v_table(const unsigned char t[16])
