@@ -72,6 +72,7 @@ typedef struct cli_input {
     bool is_regular;
     uint64_t size;       /* when is_regular */
     unsigned mode;       /* st_mode & 07777 when is_regular */
+    unsigned uid, gid;   /* owner */
     /* the buffer: buf[0..len) holds input bytes base .. base + len */
     unsigned char *buf;
     size_t len, cap;
@@ -118,12 +119,16 @@ typedef struct cli_output {
     size_t len, cap;
     bool failed;
     unsigned mode;      /* mode for the final file */
-    bool keep_mode;
+    bool keep_owner;    /* --in-place: give the new file the old one's owner */
+    unsigned uid, gid;
+    char *resolved;     /* --in-place: the file a symbolic link points to */
 } cli_output;
 
 /* cli_output_open writes to standard output (path NULL or "-") or to a
  * temporary file next to path, renamed over it by cli_output_commit. When
- * mode_from is not NULL the final file gets that file's mode (--in-place);
+ * mode_from is not NULL (--in-place) the final file gets that file's mode
+ * and, where permitted, its owner, and a symbolic link path is followed so
+ * that the link stays a link;
  * otherwise an existing file keeps its mode and a new one gets 0666 less
  * the umask. Returns -1 (reported) on failure. */
 int cli_output_open(cli_output *out, const char *path, const cli_input *mode_from);

@@ -128,6 +128,8 @@ int cli_input_open(cli_input *in, const char *path, int progress)
     }
     in->is_regular = S_ISREG(st.st_mode);
     in->mode = (unsigned)st.st_mode & 07777u;
+    in->uid = (unsigned)st.st_uid;
+    in->gid = (unsigned)st.st_gid;
     if (in->is_regular) {
         in->size = (uint64_t)st.st_size;
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -360,6 +362,16 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *mode_fro
     out->name = path;
     if (mode_from) {
         out->mode = mode_from->mode;
+        out->keep_owner = true;
+        out->uid = mode_from->uid;
+        out->gid = mode_from->gid;
+        out->resolved = realpath(path, NULL);
+        if (!out->resolved) {
+            cli_error(path, "%s", strerror(errno));
+            cli_output_abort(out);
+            return -1;
+        }
+        path = out->path = out->resolved;
     } else if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             cli_error(path, "%s", strerror(EISDIR));
@@ -450,6 +462,10 @@ int cli_output_commit(cli_output *out)
     if (!cli_output_flush(out))
         rc = -1;
     if (rc == 0 && out->tmp) {
+        /* the owner only where we may (root, or the file is ours anyway) */
+        if (out->keep_owner && fchown(out->fd, (uid_t)out->uid, (gid_t)out->gid) != 0) {
+            /* not permitted: the new file stays ours, as with any editor */
+        }
         if (fchmod(out->fd, (mode_t)out->mode) != 0) {
             cli_error(out->name, "%s", strerror(errno));
             rc = -1;
@@ -478,6 +494,8 @@ int cli_output_commit(cli_output *out)
     }
     free(out->buf);
     out->buf = NULL;
+    free(out->resolved);
+    out->resolved = NULL;
     return 0;
 }
 
@@ -494,6 +512,8 @@ void cli_output_abort(cli_output *out)
     out->fd = -1;
     free(out->buf);
     out->buf = NULL;
+    free(out->resolved);
+    out->resolved = NULL;
 }
 
 int cli_stdout_check(void)

@@ -362,6 +362,12 @@ f = write("inplace.txt", b"a\xffb", mode=0o640)
 r = run(["fix", "--in-place", f])
 check(r.returncode == 0 and read(f) == b"a\xef\xbf\xbdb", "fix --in-place")
 check(stat.S_IMODE(os.stat(f).st_mode) == 0o640, "--in-place keeps the mode")
+# --in-place through a symbolic link: the link stays, its target is fixed
+tgt = write("target.txt", b"q\xc0")
+os.symlink("target.txt", path("link.txt"))
+r = run(["fix", "-q", "--in-place", path("link.txt")])
+check(r.returncode == 0 and os.path.islink(path("link.txt")) and read(tgt) == b"q\xef\xbf\xbd",
+      "fix --in-place follows a symbolic link")
 f = write("bom.txt", b"\xef\xbb\xbfx\xff")
 check(run(["fix", "-q", "--bom=strip", f]).stdout == b"x\xef\xbf\xbd", "fix --bom=strip")
 check(run(["fix", "-q", "--bom=add", good]).stdout == b"\xef\xbb\xbf" + read(good),
