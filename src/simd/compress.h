@@ -59,6 +59,73 @@ U8K_INLINE __m512i u8k_swap16(__m512i v) { return _mm512_or_si512(_mm512_slli_ep
 
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true; 16 code
  * points per window stored as they are). */
+/* Converts the characters starting at the offsets in sel (at most 16, all
+ * ending inside window w) and stores them at dst (16-bit units, or 32-bit
+ * when wide); returns the number of units stored (at most 32, or 16). */
+U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, bool be)
+{
+    const __m512i low6 = _mm512_set1_epi32(0x3F);
+    __m512i x, b0, c1, c2, c3, cp, t;
+    __mmask16 m2, m3, m4;
+    unsigned k = (unsigned)__builtin_popcountll(sel), n;
+    uint32_t keep;
+    x = _mm512_maskz_compress_epi8(sel, U8K_IOTA);
+    x = _mm512_add_epi8(_mm512_permutexvar_epi8(U8K_DUP4, x), U8K_STEP4);
+    x = _mm512_permutexvar_epi8(x, w);
+    /* Lane j: b0 | b1 << 8 | b2 << 16 | b3 << 24 of character j. */
+    b0 = _mm512_and_si512(x, _mm512_set1_epi32(0xFF));
+    c1 = _mm512_and_si512(_mm512_srli_epi32(x, 8), low6);
+    c2 = _mm512_and_si512(_mm512_srli_epi32(x, 16), low6);
+    c3 = _mm512_and_si512(_mm512_srli_epi32(x, 24), low6);
+    m2 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xC0));
+    m3 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xE0));
+    m4 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xF0));
+    /* 110xxxxx 10yyyyyy -> xxxxxyyyyyy */
+    t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x1F)), 6), c1);
+    cp = _mm512_mask_mov_epi32(b0, m2, t);
+    /* 1110xxxx 10yyyyyy 10zzzzzz */
+    t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x0F)), 12),
+                        _mm512_or_si512(_mm512_slli_epi32(c1, 6), c2));
+    cp = _mm512_mask_mov_epi32(cp, m3, t);
+    /* 11110xxx 10yyyyyy 10zzzzzz 10wwwwww */
+    if (m4) {
+        t = _mm512_or_si512(
+            _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
+                            _mm512_slli_epi32(c1, 12)),
+            _mm512_or_si512(_mm512_slli_epi32(c2, 6), c3));
+        if (wide) {
+            cp = _mm512_mask_mov_epi32(cp, m4, t);
+        } else {
+            /* the surrogate pair: high = D800 + (v >> 10), low = DC00 +
+             * (v & 3FF), v = cp - 10000; the high one first (low half) */
+            __m512i v = _mm512_sub_epi32(t, _mm512_set1_epi32(0x10000));
+            __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(v, 10), _mm512_set1_epi32(0xD800));
+            __m512i lo = _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0x3FF)),
+                                          _mm512_set1_epi32(0xDC00));
+            cp = _mm512_mask_mov_epi32(cp, m4, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
+        }
+    }
+    if (wide) {
+        _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << k) - 1), cp);
+        return k;
+    }
+    /* Keep the low half of each of the k lanes, the high half too for
+     * pairs. */
+    keep = 0x55555555u | (uint32_t)_pdep_u32((unsigned)m4, 0xAAAAAAAAu);
+    if (k < 16)
+        keep &= (1u << (2 * k)) - 1;
+    if (be)
+        cp = u8k_swap16(cp);
+    n = (unsigned)__builtin_popcount(keep);
+    _mm512_mask_storeu_epi16(dst, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1,
+                             _mm512_maskz_compress_epi16(keep, cp));
+    return n;
+}
+
+/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). Up to two
+ * groups of 16 characters per window; 64 units of room cover both: the
+ * window holds at most 61 characters, and 2 units each only for 4-byte
+ * ones, of which it holds at most 16. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
                                             size_t cap, unsigned flags, bool wide)
 {
@@ -67,16 +134,12 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
     uint32_t *dst32 = (uint32_t *)out;
     size_t i = 0, o = 0, checked = 0; /* blocks before `checked` passed */
     u8k_vstate st;
-    const __m512i iota = U8K_IOTA, dup4 = U8K_DUP4, step4 = U8K_STEP4;
-    const __m512i low6 = _mm512_set1_epi32(0x3F);
     utf8kit_result r;
     u8k_vinit(&st);
     while (i + 64 <= len && o + 64 <= cap) {
-        __m512i w, x, b0, c1, c2, c3, cp, t, units, packed;
-        uint64_t high, starts, sel, rest;
-        __mmask16 m2, m3, m4;
-        uint32_t keep;
-        unsigned k, last, n;
+        __m512i w;
+        uint64_t high, starts, sel, sel1, rest;
+        unsigned last;
         /* Check the blocks under the window first. */
         while (checked < i + 64) {
             __m512i cur;
@@ -104,74 +167,24 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         /* Starts: not 80..BF, i.e. not below -64 as a signed byte. */
         starts = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
         sel = starts & U8K_WINDOW_STARTS;
-        if (__builtin_popcountll(sel) > 16)
-            sel = _pdep_u64(0xFFFF, sel); /* the 16 lowest */
         if (!(sel & 1))
             goto rest; /* only under U8K_TRUSTED with invalid input */
-        k = (unsigned)__builtin_popcountll(sel);
-        last = 63 - (unsigned)__builtin_clzll(sel);
+        /* the 16 lowest starts, then the next 16 */
+        sel1 = __builtin_popcountll(sel) > 16 ? _pdep_u64(0xFFFF, sel) : sel;
+        sel &= ~sel1;
+        if (__builtin_popcountll(sel) > 16)
+            sel = _pdep_u64(0xFFFF, sel);
+        last = 63 - (unsigned)__builtin_clzll(sel | sel1);
         rest = last == 63 ? 0 : starts >> (last + 1) << (last + 1);
-
-        x = _mm512_maskz_compress_epi8(sel, iota);
-        x = _mm512_add_epi8(_mm512_permutexvar_epi8(dup4, x), step4);
-        x = _mm512_permutexvar_epi8(x, w);
-        /* Lane j: b0 | b1 << 8 | b2 << 16 | b3 << 24 of character j. */
-        b0 = _mm512_and_si512(x, _mm512_set1_epi32(0xFF));
-        c1 = _mm512_and_si512(_mm512_srli_epi32(x, 8), low6);
-        c2 = _mm512_and_si512(_mm512_srli_epi32(x, 16), low6);
-        c3 = _mm512_srli_epi32(x, 24);
-        c3 = _mm512_and_si512(c3, low6);
-        m2 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xC0));
-        m3 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xE0));
-        m4 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xF0));
-        /* 110xxxxx 10yyyyyy -> xxxxxyyyyyy */
-        t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x1F)), 6), c1);
-        cp = _mm512_mask_mov_epi32(b0, m2, t);
-        /* 1110xxxx 10yyyyyy 10zzzzzz */
-        t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x0F)), 12),
-                            _mm512_or_si512(_mm512_slli_epi32(c1, 6), c2));
-        cp = _mm512_mask_mov_epi32(cp, m3, t);
-        /* 11110xxx 10yyyyyy 10zzzzzz 10wwwwww, then the surrogate pair:
-         * high = D800 + (v >> 10), low = DC00 + (v & 3FF), v = cp - 10000,
-         * the high one first (in the lane's low half). */
         if (wide) {
-            if (m4)
-                cp = _mm512_mask_mov_epi32(
-                    cp, m4,
-                    _mm512_or_si512(
-                        _mm512_or_si512(
-                            _mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
-                            _mm512_slli_epi32(c1, 12)),
-                        _mm512_or_si512(_mm512_slli_epi32(c2, 6), c3)));
-            _mm512_mask_storeu_epi32(dst32 + o, (__mmask16)((1u << k) - 1), cp);
-            o += k;
-            i += rest ? (size_t)__builtin_ctzll(rest) : 64;
-            continue;
+            o += u8k_group(w, sel1, dst32 + o, true, false);
+            if (sel)
+                o += u8k_group(w, sel, dst32 + o, true, false);
+        } else {
+            o += u8k_group(w, sel1, dst + o, false, be);
+            if (sel)
+                o += u8k_group(w, sel, dst + o, false, be);
         }
-        if (m4) {
-            __m512i v, hi, lo;
-            t = _mm512_or_si512(
-                _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
-                                _mm512_slli_epi32(c1, 12)),
-                _mm512_or_si512(_mm512_slli_epi32(c2, 6), c3));
-            v = _mm512_sub_epi32(t, _mm512_set1_epi32(0x10000));
-            hi = _mm512_add_epi32(_mm512_srli_epi32(v, 10), _mm512_set1_epi32(0xD800));
-            lo = _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0x3FF)),
-                                  _mm512_set1_epi32(0xDC00));
-            cp = _mm512_mask_mov_epi32(cp, m4, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
-        }
-        /* Keep the low half of each of the k lanes, the high half too for
-         * pairs. */
-        keep = 0x55555555u | (uint32_t)_pdep_u32((unsigned)m4, 0xAAAAAAAAu);
-        if (k < 16)
-            keep &= (1u << (2 * k)) - 1;
-        units = cp;
-        if (be)
-            units = u8k_swap16(units);
-        packed = _mm512_maskz_compress_epi16(keep, units);
-        n = (unsigned)__builtin_popcount(keep);
-        _mm512_mask_storeu_epi16(dst + o, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1, packed);
-        o += n;
         i += rest ? (size_t)__builtin_ctzll(rest) : 64;
     }
 rest:
