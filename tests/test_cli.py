@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 
 CLI = os.environ.get("UTF8KIT_CLI", "")
 if not CLI:
@@ -432,6 +433,22 @@ r = subprocess.run([CLI, "fix", f, "-o", path("atomic.out")], capture_output=Tru
                    preexec_fn=limit_fsize)
 check(r.returncode == 2 and not os.path.exists(path("atomic.out")) and leftovers(TMP) == [],
       "-o failure leaves nothing")
+
+# an interrupt while writing removes the temporary file
+p = subprocess.Popen([CLI, "fix", "-o", path("interrupted.txt")], stdin=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
+p.stdin.write(b"partial \xff input")
+p.stdin.flush()
+for _ in range(100):  # wait until the temporary file exists
+    if leftovers(TMP):
+        break
+    time.sleep(0.02)
+check(leftovers(TMP) != [], "the temporary file exists while writing")
+p.send_signal(signal.SIGINT)
+p.wait()
+p.stdin.close()
+check(p.returncode == -signal.SIGINT and leftovers(TMP) == []
+      and not os.path.exists(path("interrupted.txt")), "SIGINT leaves nothing behind")
 
 # ---- convert: byte for byte against CPython -----------------------------------
 pairs = [("UTF-8", "UTF-16LE", "utf-8", "utf-16-le"), ("utf8", "UTF-16BE", "utf-8", "utf-16-be"),
