@@ -551,7 +551,7 @@ enum { O_FIRST = 1, O_QUIET, O_LIST, O_JSON, O_MAX, O_FORM, O_JOBS, O_PROG, O_NO
 
 static const cli_opt opts[] = {
     {"first", 0, 0, O_FIRST},        {"quiet", 'q', 0, O_QUIET},
-    {"silent", 's', 0, O_QUIET},     {"list", 'l', 0, O_LIST},
+    {"list", 'l', 0, O_LIST},
     {"json", 0, 0, O_JSON},          {"max-errors", 'm', 1, O_MAX},
     {"form", 0, 1, O_FORM},          {"jobs", 'j', 1, O_JOBS},
     {"progress", 0, 0, O_PROG},      {"no-progress", 0, 0, O_NOPROG},
