@@ -278,6 +278,21 @@ int main(void)
             utf8_entries(s, m, cap, cap, false, "ascii");
         s[777] = 0xC3;
         utf8_entries(s, m, m, m, false, "ascii-bad");
+        /* one bad or non-ASCII byte after ASCII windows, at every offset
+         * around the 64-byte window and block edges */
+        for (i = 0; i < m; i++)
+            s[i] = (unsigned char)(' ' + i % 95);
+        for (size_t p = 56; p < 200; p++)
+            for (size_t b = 0; b < sizeof bad8; b++) {
+                s[p] = bad8[b];
+                utf8_entries(s, m, m, m, false, "ascii-then-bad");
+                if (p + 1 < m && bad8[b] >= 0xC2 && bad8[b] < 0xF5) {
+                    s[p + 1] = 0x80 | (unsigned char)(p & 0x3F);
+                    utf8_entries(s, m, m, m, false, "ascii-then-pair");
+                    s[p + 1] = (unsigned char)(' ' + (p + 1) % 95);
+                }
+                s[p] = (unsigned char)(' ' + p % 95);
+            }
     }
 
     /* UTF-16 input, both byte orders. */

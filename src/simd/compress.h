@@ -18,7 +18,8 @@
  *  4. compress the 16-bit halves that are used and store them.
  * Validity comes from the lookup validator of simd/validate.h run a
  * window ahead: a character is converted only when all its bytes lie in
- * blocks already checked. Anything the window cannot take (an error, too
+ * blocks already checked. An all-ASCII window needs no check; after one,
+ * the check-ahead restarts cleanly at its end (blocks need not be aligned). Anything the window cannot take (an error, too
  * little room, the last 64 bytes) goes to the scalar reference kernel,
  * which then also produces the exact error report.
  *
@@ -140,6 +141,23 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         __m512i w;
         uint64_t high, starts, sel, sel1, rest;
         unsigned last;
+        w = v_load(src + i);
+        high = v_high(w);
+        if (high == 0) {
+            /* All ASCII: valid whatever came before (i is a character
+             * start), and a clean state for the check-ahead at i + 64. */
+            if (checked <= i + 64) {
+                checked = i + 64;
+                st.prev = w;
+            }
+            if (wide)
+                v_store_widen32(dst32 + o, w);
+            else
+                v_store_widen16(dst + o, w, be);
+            i += 64;
+            o += 64;
+            continue;
+        }
         /* Check the blocks under the window first. */
         while (checked < i + 64) {
             __m512i cur;
@@ -150,8 +168,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
                 goto rest;
             checked += 64;
         }
-        w = v_load(src + i);
-        high = v_high(w);
         if ((high & 0xFFFF) == 0) {
             /* At least 16 ASCII bytes: widen all 64, keep the ASCII ones
              * (the rest is overwritten by what comes next). */
@@ -378,6 +394,18 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
         __m512i w, p1, val;
         uint64_t leads, tails, keep;
         unsigned n, used;
+        w = v_load(src + i);
+        if (v_high(w) == 0) {
+            /* as in u8k_utf8_to_units */
+            if (checked <= i + 64) {
+                checked = i + 64;
+                st.prev = w;
+            }
+            v_store(dst + o, w);
+            i += 64;
+            o += 64;
+            continue;
+        }
         while (checked < i + 64) {
             __m512i cur;
             if (checked + 64 > len)
@@ -386,13 +414,6 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
             if (!trusted && u8k_vblock(&st, cur))
                 goto rest;
             checked += 64;
-        }
-        w = v_load(src + i);
-        if (v_high(w) == 0) {
-            v_store(dst + o, w);
-            i += 64;
-            o += 64;
-            continue;
         }
         if (_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xC4)))
             goto rest;
