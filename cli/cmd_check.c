@@ -46,6 +46,10 @@ typedef struct err_rec {
  * threads, that stays within the 32 MiB budget. */
 #define MAX_HELD 8192u
 
+/* Bytes read at a time to count lines lazily before the current window
+ * (kept small: each of up to 16 threads may hold such a buffer). */
+#define CATCH_UP (256u << 10)
+
 /* Below this size per thread, --jobs is not worth the threads. */
 #define MIN_PIECE (1u << 20)
 
@@ -237,8 +241,8 @@ static bool catch_up(piece *pc, uint64_t target)
             n = (size_t)(end - t->pos);
         } else {
             size_t got = 0;
-            n = target - t->pos < CLI_CHUNK ? (size_t)(target - t->pos) : CLI_CHUNK;
-            if (!pc->tmp && !(pc->tmp = malloc(CLI_CHUNK))) {
+            n = target - t->pos < CATCH_UP ? (size_t)(target - t->pos) : CATCH_UP;
+            if (!pc->tmp && !(pc->tmp = malloc(CATCH_UP))) {
                 cli_error(pc->job->name, "out of memory");
                 return false;
             }
@@ -488,7 +492,7 @@ static int check_one(const check_opts *o, const char *path)
                 pthread_mutex_lock(&j.mu);
                 while (!pcs[k].finished && !pcs[k].waiting)
                     pthread_cond_wait(&j.cv, &j.mu);
-                print = pcs[k].waiting || pcs[k].nheld > 0;
+                print = (pcs[k].waiting || pcs[k].nheld > 0) && j.printed < j.limit;
                 pthread_mutex_unlock(&j.mu);
                 if (print && j.want_lines && !failed) {
                     for (; done < k; done++) {
