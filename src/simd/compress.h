@@ -123,10 +123,10 @@ U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, boo
     return n;
 }
 
-/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). Up to two
- * groups of 16 characters per window; 64 units of room cover both: the
- * window holds at most 61 characters, and 2 units each only for 4-byte
- * ones, of which it holds at most 16. */
+/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). All the
+ * characters starting in a window, in groups of 16; 64 units of room
+ * cover them: at most 61 characters, and 2 units each only for 4-byte
+ * ones, of which a window holds at most 16. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
                                             size_t cap, unsigned flags, bool wide)
 {
@@ -139,8 +139,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
     u8k_vinit(&st);
     while (i + 64 <= len && o + 64 <= cap) {
         __m512i w;
-        uint64_t high, starts, sel, sel1, rest;
-        unsigned last;
+        uint64_t high, starts, sel;
         w = v_load(src + i);
         high = v_high(w);
         if (high == 0) {
@@ -185,23 +184,18 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         sel = starts & U8K_WINDOW_STARTS;
         if (!(sel & 1))
             goto rest; /* only under U8K_TRUSTED with invalid input */
-        /* the 16 lowest starts, then the next 16 */
-        sel1 = __builtin_popcountll(sel) > 16 ? _pdep_u64(0xFFFF, sel) : sel;
-        sel &= ~sel1;
-        if (__builtin_popcountll(sel) > 16)
-            sel = _pdep_u64(0xFFFF, sel);
-        last = 63 - (unsigned)__builtin_clzll(sel | sel1);
-        rest = last == 63 ? 0 : starts >> (last + 1) << (last + 1);
-        if (wide) {
-            o += u8k_group(w, sel1, dst32 + o, true, false);
-            if (sel)
-                o += u8k_group(w, sel, dst32 + o, true, false);
-        } else {
-            o += u8k_group(w, sel1, dst + o, false, be);
-            if (sel)
-                o += u8k_group(w, sel, dst + o, false, be);
-        }
-        i += rest ? (size_t)__builtin_ctzll(rest) : 64;
+        /* Every character starting at 0..60, 16 at a time (at most 4
+         * groups); the next window starts at the first start in 61..63,
+         * or at 64 (the bit 3 << 61 stands for offset 64). */
+        do {
+            uint64_t g = __builtin_popcountll(sel) > 16 ? _pdep_u64(0xFFFF, sel) : sel;
+            sel &= ~g;
+            if (wide)
+                o += u8k_group(w, g, dst32 + o, true, false);
+            else
+                o += u8k_group(w, g, dst + o, false, be);
+        } while (sel);
+        i += 61 + (size_t)__builtin_ctzll((starts >> 61) | 8);
     }
 rest:
     r = wide ? u8k_scalar_utf8_to_utf32(src + i, len - i, dst32 + o, cap - o, flags)
