@@ -557,12 +557,37 @@ check(r.stdout == b"q", "bom --strip filter")
 check(run(["bom", g]).returncode == 2, "bom without action: exit 2")
 check(leftovers(TMP) == [], "no temporary files left at the end")
 
+# ---- the installed layout: bin/utf8kit and its man page -----------------------
+build_dir = os.environ.get("UTF8KIT_BUILD_DIR", "")
+cmake = None
+for d in os.environ.get("PATH", "").split(os.pathsep):
+    if os.access(os.path.join(d, "cmake"), os.X_OK):
+        cmake = os.path.join(d, "cmake")
+        break
+if build_dir and cmake:
+    prefix = path("prefix")
+    r = subprocess.run([cmake, "--install", build_dir, "--prefix", prefix], capture_output=True)
+    exe = os.path.join(prefix, "bin", "utf8kit")
+    check(r.returncode == 0 and os.access(exe, os.X_OK), "cmake --install puts bin/utf8kit: %r" % r.stderr[-300:])
+    if os.access(exe, os.X_OK):
+        r = subprocess.run([exe, "check", bad], capture_output=True)
+        check(r.returncode == 1 and r.stdout.startswith(bad.encode()), "the installed binary runs")
+        r = subprocess.run([exe, "encode", "U+233B4"], capture_output=True)
+        check(r.stdout == b"F0 A3 8E B4\n", "the installed binary encodes")
+    check(os.path.exists(os.path.join(prefix, "share", "man", "man1", "utf8kit.1")),
+          "utf8kit.1 is installed")
+else:
+    print("note: UTF8KIT_BUILD_DIR or cmake missing: the install layout is not tested")
+
 # clean up
 for root, dirs, fs in os.walk(TMP, topdown=False):
     for n in fs:
         os.unlink(os.path.join(root, n))
     for n in dirs:
-        os.rmdir(os.path.join(root, n))
+        if os.path.islink(os.path.join(root, n)):
+            os.unlink(os.path.join(root, n))
+        else:
+            os.rmdir(os.path.join(root, n))
 os.rmdir(TMP)
 print("test_cli: %d passed, %d failed" % (checks - failures, failures))
 sys.exit(1 if failures else 0)
