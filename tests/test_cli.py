@@ -384,12 +384,15 @@ def leftovers(directory):
 
 
 # ---- failures: nothing is lost ------------------------------------------------
-with open("/dev/full", "wb") as full:
-    r = subprocess.run([CLI, "fix", f], stdout=full, stderr=subprocess.PIPE)
-check(r.returncode == 2 and b"No space left on device" in r.stderr, "/dev/full: exit 2")
-with open("/dev/full", "wb") as full:
-    r = subprocess.run([CLI, "check", bad], stdout=full, stderr=subprocess.PIPE)
-check(r.returncode == 2 and b"No space left" in r.stderr, "check to /dev/full: exit 2")
+if os.path.exists("/dev/full"):
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([CLI, "fix", f], stdout=full, stderr=subprocess.PIPE)
+    check(r.returncode == 2 and b"No space left on device" in r.stderr, "/dev/full: exit 2")
+    with open("/dev/full", "wb") as full:
+        r = subprocess.run([CLI, "check", bad], stdout=full, stderr=subprocess.PIPE)
+    check(r.returncode == 2 and b"No space left" in r.stderr, "check to /dev/full: exit 2")
+else:
+    print("note: no /dev/full here: the full-disk case is not tested")
 # a closed pipe
 p = subprocess.Popen([CLI, "fix", path("fixbig.txt")], stdout=subprocess.PIPE,
                      stderr=subprocess.PIPE)
