@@ -12,7 +12,9 @@
  *   - utf8kit_validate: the first error's offset and length;
  *   - utf8kit_count and utf8kit_utf16_length;
  *   - with -DHAVE_CONVERT: utf8kit_utf8_to_utf16le under REPLACE (output,
- *     replaced count) and under STRICT (read, error_len), utf8kit_repair.
+ *     replaced count) and under STRICT (read, error_len), utf8kit_repair;
+ *     and in gen mode utf8kit_utf16le_to_utf8 against u_strToUTF8WithSub
+ *     on UTF-16 with unpaired surrogates (one U+FFFD each).
  *
  * Modes:
  *   icu_oracle cases FILE...   the inputs of cases.txt files; also checks
@@ -389,6 +391,69 @@ static size_t piece(unsigned char *b)
     return n;
 }
 
+#ifdef HAVE_CONVERT
+/* UTF-16 -> UTF-8 under REPLACE against u_strToUTF8WithSub: each unpaired
+ * surrogate becomes one U+FFFD; STRICT stops at the first one. */
+static void check_utf16(const uint16_t *u, size_t n)
+{
+    UErrorCode err = U_ZERO_ERROR;
+    int32_t want_len = 0, nsub = 0;
+    size_t cap = 3 * n + 1, i, first_bad = (size_t)-1;
+    char *want = malloc(cap), *got = malloc(cap);
+    uint16_t *le = malloc((n ? n : 1) * sizeof(uint16_t)); /* exact size */
+    utf8kit_result r;
+    size_t k;
+    const char *name;
+    if (!want || !got || !le)
+        exit(2);
+    u_strToUTF8WithSub(want, (int32_t)cap, &want_len, (const UChar *)u, (int32_t)n, 0xFFFD, &nsub,
+                       &err);
+    if (U_FAILURE(err)) {
+        fprintf(stderr, "u_strToUTF8WithSub: %s\n", u_errorName(err));
+        exit(2);
+    }
+    for (i = 0; i < n; i++) {
+        unsigned char *b = (unsigned char *)&le[i]; /* little-endian in memory */
+        b[0] = (unsigned char)(u[i] & 0xFF);
+        b[1] = (unsigned char)(u[i] >> 8);
+    }
+    for (i = 0; i < n && first_bad == (size_t)-1; i++) {
+        if (u[i] < 0xD800 || u[i] >= 0xE000)
+            continue;
+        if (u[i] < 0xDC00 && i + 1 < n && u[i + 1] >= 0xDC00 && u[i + 1] < 0xE000)
+            i++; /* a pair */
+        else
+            first_bad = i;
+    }
+    for (k = 0; (name = utf8kit_impl_available(k)) != NULL; k++) {
+        if (utf8kit_impl_select(name) != UTF8KIT_OK)
+            continue;
+        kernel = name;
+        r = utf8kit_utf16le_to_utf8(le, n, got, cap, UTF8KIT_REPLACE);
+        EXPECT(r.status == UTF8KIT_OK && r.read == n && r.written == (size_t)want_len &&
+                   r.replaced == (size_t)nsub && memcmp(got, want, (size_t)want_len) == 0,
+               (const unsigned char *)u, 2 * n,
+               "utf16le_to_utf8 REPLACE: %s written %zu replaced %zu, ICU %d bytes %d subs",
+               utf8kit_status_name(r.status), r.written, r.replaced, (int)want_len, (int)nsub);
+        r = utf8kit_utf16le_to_utf8(le, n, got, cap, UTF8KIT_STRICT);
+        if (first_bad == (size_t)-1)
+            EXPECT(r.status == UTF8KIT_OK && r.written == (size_t)want_len,
+                   (const unsigned char *)u, 2 * n, "utf16le_to_utf8 STRICT: %s",
+                   utf8kit_status_name(r.status));
+        else
+            EXPECT(r.status != UTF8KIT_OK && r.read == first_bad && r.error_len == 1,
+                   (const unsigned char *)u, 2 * n,
+                   "utf16le_to_utf8 STRICT: %s at %zu len %zu, first unpaired at %zu",
+                   utf8kit_status_name(r.status), r.read, r.error_len, first_bad);
+    }
+    n_inputs++;
+    n_subs += (unsigned long)nsub;
+    free(want);
+    free(got);
+    free(le);
+}
+#endif
+
 static void run_gen(uint64_t seed, unsigned long count)
 {
     static unsigned char buf[1 << 16];
@@ -402,6 +467,34 @@ static void run_gen(uint64_t seed, unsigned long count)
             len += piece(buf + len);
         check_input(buf, len);
     }
+#ifdef HAVE_CONVERT
+    for (t = 0; t < count; t++) {
+        static uint16_t u[4096];
+        size_t n = rnd(t % 10 == 0 ? 4000 : 80), i;
+        for (i = 0; i < n; i++) {
+            uint32_t k = rnd(12);
+            u[i] = (uint16_t)(k < 5 ? 0x20 + rnd(95)
+                              : k < 7 ? 0x80 + rnd(0xD800 - 0x80)
+                              : k < 8 ? 0xE000 + rnd(0x2000)
+                              : k < 10 ? 0xD800 + rnd(0x400)
+                                       : 0xDC00 + rnd(0x400));
+            if (k == 8 && i + 1 < n) /* a proper pair */
+                u[++i] = (uint16_t)(0xDC00 + rnd(0x400));
+        }
+        check_utf16(u, n);
+    }
+    for (j = 0; j < sizeof longlen / sizeof longlen[0]; j++) {
+        static uint16_t u[2048];
+        L = longlen[j];
+        for (p = 0; p <= L; p++) {
+            size_t i;
+            for (i = 0; i < L + 1; i++)
+                u[i] = (uint16_t)(i % 3 == 0 ? 'a' + i % 26 : 0x0400 + i % 200);
+            u[p] = (uint16_t)(p % 2 ? 0xD83D : 0xDE00); /* a lone half */
+            check_utf16(u, L + 1);
+        }
+    }
+#endif
     /* an error piece at every offset 0..L of texts of length L around the
      * SIMD block sizes, in ASCII text and in multi-byte text */
     for (j = 0; j < sizeof longlen / sizeof longlen[0]; j++) {
