@@ -88,6 +88,7 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 }
 
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext.h */
+#define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
@@ -99,7 +100,7 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_ascii_prefix,
     simd_count,
     simd_utf16_length,
-    simd_utf8_to_utf16,
+    simd_utf8_to_utf16_pext,
     simd_utf8_to_utf32,
     simd_utf16_to_utf8_pext,
     simd_utf32_to_utf8,
