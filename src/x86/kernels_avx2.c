@@ -89,6 +89,7 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
+#define U8K_OWN_LATIN1 1        /* from simd/pext.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
@@ -104,6 +105,6 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_utf8_to_utf32,
     simd_utf16_to_utf8_pext,
     simd_utf32_to_utf8,
-    simd_latin1_to_utf8,
-    simd_utf8_to_latin1,
+    simd_latin1_to_utf8_pext,
+    simd_utf8_to_latin1_pext,
 };
