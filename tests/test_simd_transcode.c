@@ -339,6 +339,34 @@ int main(void)
             }
         }
     }
+    /* Long ASCII runs in UTF-16 and UTF-32 (the all-ASCII block paths),
+     * with one other value placed at every offset near the block edges. */
+    {
+        static const uint32_t odd[] = {0xE9, 0x20AC, 0x1F600, 0xD800, 0x110000};
+        size_t m = 200;
+        for (size_t p = 0; p < 80; p++)
+            for (size_t v = 0; v < sizeof odd / sizeof odd[0]; v++) {
+                uint32_t *s32 = (uint32_t *)(void *)(in_end - m * 4);
+                uint16_t *s16 = (uint16_t *)(void *)(in_end - m * 2);
+                for (i = 0; i < m; i++)
+                    s32[i] = ' ' + (uint32_t)(i * 7 % 95);
+                s32[p] = odd[v];
+                RUN(utf32_to_utf8, uint32_t, unsigned char, s32, m, m * 4, "ascii32", F(0u));
+                for (int be = 0; be < 2; be++) {
+                    for (i = 0; i < m; i++) {
+                        uint16_t u = (uint16_t)(' ' + i * 7 % 95);
+                        s16[i] = be ? (uint16_t)(u << 8) : u;
+                    }
+                    if (odd[v] < 0x10000) {
+                        uint16_t u = (uint16_t)odd[v];
+                        s16[p] = be ? (uint16_t)(u << 8 | u >> 8) : u;
+                    }
+                    RUN(utf16_to_utf8, uint16_t, unsigned char, s16, m, m * 3, "ascii16",
+                        F(be ? U8K_BE : 0u));
+                }
+            }
+    }
+
     /* Latin-1 of every byte value. */
     for (len = 0; len <= 300; len++) {
         unsigned char *s = in_end - len;

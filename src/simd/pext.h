@@ -2,8 +2,8 @@
  * simd/pext.h - UTF-16 -> UTF-8 for 256-bit vectors without a byte
  * compress (AVX2), written once; src/x86/kernels_avx2.c includes it after
  * simd/transcode.h and defines U8K_OWN_UTF16_TO_UTF8 and
- * U8K_OWN_UTF8_TO_UTF16 and U8K_OWN_LATIN1. UTF-8 -> UTF-16 and the
- * Latin-1 kernels follow the UTF-16 -> UTF-8 one, the same way.
+ * U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF8_TO_UTF32, U8K_OWN_UTF32_TO_UTF8 and
+ * U8K_OWN_LATIN1. The other kernels follow UTF-16 -> UTF-8, the same way.
  *
  * The vector unit builds, for 8 units at a time, the 1 to 3 UTF-8 bytes
  * of each unit in its own 32-bit lane, and a lane mask of the bytes in
@@ -107,6 +107,25 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
  * so the window takes the characters ending at 0..30. PEXT then packs the
  * kept lanes, 4 lanes (8 bytes) at a time. A window with a 4-byte lead
  * (F0..FF) hands a stretch to the scalar kernel. */
+/* The 32-bit lanes of v whose bit is set in keep (8 bits) to dst, two
+ * lanes (8 bytes) at a time with PEXT; writes up to 2 lanes beyond. */
+U8K_INLINE size_t u8k_pack32(__m256i v, uint32_t keep, uint32_t *dst)
+{
+    uint64_t q[4];
+    size_t n = 0;
+    int k;
+    _mm256_storeu_si256((__m256i *)(void *)q, v);
+    for (k = 0; k < 4; k++) {
+        unsigned m = (keep >> (2 * k)) & 3;
+        uint64_t w = _pext_u64(q[k], _pdep_u64(m, UINT64_C(0x0000000100000001)) * 0xFFFFFFFFu);
+        memcpy(dst + n, &w, 8);
+        n += (size_t)__builtin_popcount(m);
+    }
+    return n;
+}
+
+/* The 16-bit lanes of v whose bit is set in keep (16 bits) to dst, four
+ * lanes (8 bytes) at a time with PEXT; writes up to 4 lanes beyond. */
 U8K_INLINE size_t u8k_pack16(__m256i v, uint32_t keep, uint16_t *dst)
 {
     uint64_t q[4];
@@ -122,10 +141,13 @@ U8K_INLINE size_t u8k_pack16(__m256i v, uint32_t keep, uint16_t *dst)
     return n;
 }
 
-static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
-                                              size_t cap, unsigned flags)
+/* UTF-8 -> UTF-16, or UTF-32 when wide (BE applies to UTF-16 only). */
+U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_t len, void *out,
+                                                 size_t cap, unsigned flags, bool wide)
 {
-    bool be = (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
+    bool be = !wide && (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
+    uint16_t *dst = (uint16_t *)out;
+    uint32_t *dst32 = (uint32_t *)out;
     size_t i = 0, o = 0, checked = 0;
     u8k_vstate st;
     utf8kit_result r;
@@ -145,7 +167,10 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
                 checked = i + 32;
                 st.prev = w;
             }
-            v_store_widen16(dst + o, w, be);
+            if (wide)
+                v_store_widen32(dst32 + o, w);
+            else
+                v_store_widen16(dst + o, w, be);
             i += 32;
             o += 32;
             continue;
@@ -155,7 +180,8 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
             /* F0..FF: a stretch for the scalar kernel, then a fresh check
              * from where it stopped (a character start after valid text) */
             size_t j = u8k_stretch8(src, len, i);
-            r = u8k_scalar_utf8_to_utf16(src + i, j - i, dst + o, cap - o, flags);
+            r = wide ? u8k_scalar_utf8_to_utf32(src + i, j - i, dst32 + o, cap - o, flags)
+                     : u8k_scalar_utf8_to_utf16(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
@@ -208,12 +234,83 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
             else
                 lo = v;
         }
-        o += u8k_pack16(lo, ends & 0xFFFF, dst + o);
-        o += u8k_pack16(hi, ends >> 16, dst + o);
+        if (wide) {
+            o += u8k_pack32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(lo)), ends & 0xFF, dst32 + o);
+            o += u8k_pack32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(lo, 1)), ends >> 8 & 0xFF,
+                            dst32 + o);
+            o += u8k_pack32(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(hi)), ends >> 16 & 0xFF,
+                            dst32 + o);
+            o += u8k_pack32(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(hi, 1)), ends >> 24,
+                            dst32 + o);
+        } else {
+            o += u8k_pack16(lo, ends & 0xFFFF, dst + o);
+            o += u8k_pack16(hi, ends >> 16, dst + o);
+        }
         i += e + 1;
     }
 rest:
-    r = u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
+    r = wide ? u8k_scalar_utf8_to_utf32(src + i, len - i, dst32 + o, cap - o, flags)
+             : u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
+    return u8k_shift(r, i, o);
+}
+
+static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
+                                              size_t cap, unsigned flags)
+{
+    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, false);
+}
+
+static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
+                                              size_t cap, unsigned flags)
+{
+    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, true);
+}
+
+/* UTF-32 -> UTF-8, 16 values per step when all are below U+10000 and none
+ * is a surrogate (else a stretch for the scalar kernel), with the lane
+ * encoder of UTF-16 -> UTF-8. */
+static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
+{
+    size_t i = 0, o = 0;
+    utf8kit_result r;
+    while (i + 16 <= len && o + 64 <= cap) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 8));
+        __m256i both = _mm256_or_si256(a, b);
+        /* c - D800 < 800 as unsigned: min(c - D800, 7FF) == c - D800 */
+        __m256i da = _mm256_sub_epi32(a, _mm256_set1_epi32(0xD800));
+        __m256i db = _mm256_sub_epi32(b, _mm256_set1_epi32(0xD800));
+        __m256i sur = _mm256_or_si256(
+            _mm256_cmpeq_epi32(_mm256_min_epu32(da, _mm256_set1_epi32(0x7FF)), da),
+            _mm256_cmpeq_epi32(_mm256_min_epu32(db, _mm256_set1_epi32(0x7FF)), db));
+        if (_mm256_testz_si256(both, _mm256_set1_epi32((int)0xFFFFFF80u))) {
+            __m256i p = _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_setzero_si256());
+            /* lanes: a0-3 b0-3 | a4-7 b4-7; reorder the 4-byte groups */
+            p = _mm256_permutevar8x32_epi32(p, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+            _mm_storeu_si128((__m128i *)(void *)(dst + o), _mm256_castsi256_si128(p));
+            i += 16;
+            o += 16;
+            continue;
+        }
+        if (!_mm256_testz_si256(both, _mm256_set1_epi32((int)0xFFFF0000u)) ||
+            !_mm256_testz_si256(sur, sur)) {
+            size_t j = len - i > 64 ? i + 64 : len;
+            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            if (r.status == UTF8KIT_OK) {
+                i = j;
+                o += r.written;
+                continue;
+            }
+            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+                return u8k_shift(r, i, o);
+            break;
+        }
+        o += u8k_pext8(a, dst + o);
+        o += u8k_pext8(b, dst + o);
+        i += 16;
+    }
+    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
 }
 

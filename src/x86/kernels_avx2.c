@@ -68,28 +68,13 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
 
 /* No v_narrow16: UTF-16 -> UTF-8 comes from simd/pext.h. */
 
-U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
-{
-    __m256i a = _mm256_loadu_si256((const __m256i *)s);
-    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 8));
-    __m256i c = _mm256_loadu_si256((const __m256i *)(s + 16));
-    __m256i d = _mm256_loadu_si256((const __m256i *)(s + 24));
-    __m256i m = _mm256_set1_epi32((int)0xFFFFFF80u);
-    __m256i ab, cd;
-    if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)), m))
-        return false;
-    /* Two in-lane packs scramble the 32-bit groups to a0 b0 c0 d0 a1 b1 c1
-     * d1 (each 4 bytes); a cross-lane dword permutation restores order. */
-    ab = _mm256_packs_epi32(a, b);
-    cd = _mm256_packs_epi32(c, d);
-    *out = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd),
-                                       _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-    return true;
-}
+/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/pext.h. */
 
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_LATIN1 1        /* from simd/pext.h */
+#define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
+#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/pext.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
@@ -102,9 +87,9 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_count,
     simd_utf16_length,
     simd_utf8_to_utf16_pext,
-    simd_utf8_to_utf32,
+    simd_utf8_to_utf32_pext,
     simd_utf16_to_utf8_pext,
-    simd_utf32_to_utf8,
+    simd_utf32_to_utf8_pext,
     simd_latin1_to_utf8_pext,
     simd_utf8_to_latin1_pext,
 };
