@@ -25,9 +25,10 @@
  *
  * UTF-8 -> UTF-32 is the same with step 4 storing the values.
  *
- * UTF-16 -> UTF-8, per 16 units without surrogates: widen to 32-bit
- * lanes, build the 1-3 UTF-8 bytes of each in its lane, and compress the
- * used bytes. A block with a surrogate goes to the scalar kernel.
+ * UTF-16 -> UTF-8, per 16 units: widen to 32-bit lanes, join surrogate
+ * pairs in the lane of their high half, build the 1-4 UTF-8 bytes of each
+ * lane, and compress the used bytes. A block with an unpaired surrogate
+ * goes to the scalar kernel.
  *
  * Latin-1 <-> UTF-8 work the same way with 16-bit lanes (below).
  * The including file defines U8K_IDX(n) (byte k: k - n).
@@ -215,9 +216,10 @@ static utf8kit_result simd_utf8_to_utf32_vbmi2(const unsigned char *src, size_t 
     return u8k_utf8_to_units(src, len, dst, cap, flags, true);
 }
 
-/* The UTF-8 form of the 16 code points in c's 32-bit lanes (valid scalar
- * values), stored at dst; returns its length (at most 64). */
-U8K_INLINE unsigned u8k_utf8_from_lanes(__m512i c, unsigned char *dst)
+/* The UTF-8 form of the code points in the 32-bit lanes of c selected by
+ * `lanes` (valid scalar values), stored at dst; returns its length (at
+ * most 64). */
+U8K_INLINE unsigned u8k_utf8_from_lanes(__m512i c, __mmask16 lanes, unsigned char *dst)
 {
     const __m512i six = _mm512_set1_epi32(0x3F);
     __mmask16 m2 = _mm512_cmpge_epu32_mask(c, _mm512_set1_epi32(0x80));
@@ -247,7 +249,7 @@ U8K_INLINE unsigned u8k_utf8_from_lanes(__m512i c, unsigned char *dst)
         out = _mm512_mask_mov_epi32(out, m4, v4);
         keep = _mm512_mask_mov_epi32(keep, m4, _mm512_set1_epi32((int)0x80808080u));
     }
-    bm = (uint64_t)_mm512_movepi8_mask(keep);
+    bm = (uint64_t)_mm512_movepi8_mask(_mm512_maskz_mov_epi32(lanes, keep));
     n = (unsigned)__builtin_popcountll(bm);
     _mm512_mask_storeu_epi8(dst, n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1,
                             _mm512_maskz_compress_epi8(bm, out));
@@ -264,6 +266,8 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
      * the 32 bytes of an ASCII block. */
     while (i + 32 <= len && o + 64 <= cap) {
         __m512i u = _mm512_loadu_si512((const void *)(src + i)), c;
+        __mmask16 hs, ls;
+        unsigned n;
         if (be)
             u = u8k_swap16(u);
         if (!_mm512_test_epi16_mask(u, _mm512_set1_epi16((short)0xFF80))) {
@@ -273,10 +277,35 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
             continue;
         }
         c = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u));
-        /* A surrogate (D800..DFFF) in these 16: the scalar kernel takes a
-         * stretch (it pairs them, or reports the error). */
-        if (_mm512_cmpeq_epi32_mask(_mm512_and_si512(c, _mm512_set1_epi32(0xF800)),
-                                    _mm512_set1_epi32(0xD800))) {
+        /* Surrogates: high D800..DBFF, low DC00..DFFF. Well paired when
+         * every low follows a high and every high precedes a low; a high
+         * in the last of the 16 waits for the next step. The lane of a
+         * high then gets the pair's value, the lane of its low is dropped. */
+        hs = _mm512_cmpeq_epi32_mask(_mm512_and_si512(c, _mm512_set1_epi32(0xFC00)),
+                                     _mm512_set1_epi32(0xD800));
+        ls = _mm512_cmpeq_epi32_mask(_mm512_and_si512(c, _mm512_set1_epi32(0xFC00)),
+                                     _mm512_set1_epi32(0xDC00));
+        n = 16;
+        if (hs & 0x8000) {
+            hs &= 0x7FFF;
+            n = 15;
+        }
+        if ((hs | ls) && (unsigned)ls == (unsigned)(hs << 1)) {
+            /* the next lane's unit beside each lane */
+            __m512i next = _mm512_alignr_epi32(
+                _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1)), c, 1);
+            __m512i pair = _mm512_add_epi32(
+                _mm512_add_epi32(_mm512_slli_epi32(_mm512_sub_epi32(c, _mm512_set1_epi32(0xD800)), 10),
+                                 _mm512_sub_epi32(next, _mm512_set1_epi32(0xDC00))),
+                _mm512_set1_epi32(0x10000));
+            c = _mm512_mask_mov_epi32(c, hs, pair);
+            o += u8k_utf8_from_lanes(c, (__mmask16)(~ls & ((1u << n) - 1)), dst + o);
+            i += n;
+            continue;
+        }
+        /* Otherwise (unpaired surrogates, an error) the scalar kernel takes
+         * a stretch and reports it. */
+        if (hs | ls) {
             size_t j = u8k_stretch16(src, len, i, be);
             r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
@@ -288,8 +317,8 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
                 return u8k_shift(r, i, o);
             break;
         }
-        o += u8k_utf8_from_lanes(c, dst + o);
-        i += 16;
+        o += u8k_utf8_from_lanes(c, (__mmask16)((1u << n) - 1), dst + o);
+        i += n;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
@@ -325,7 +354,7 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
                 return u8k_shift(r, i, o);
             break;
         }
-        o += u8k_utf8_from_lanes(c, dst + o);
+        o += u8k_utf8_from_lanes(c, 0xFFFF, dst + o);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
