@@ -104,10 +104,74 @@ static void fuzz_decisions(void)
     free(p);
 }
 
+/* Found by fuzz_stream (crash-fuzz_stream-ab6b367d...): the AVX-512
+ * UTF-8 -> UTF-16 window under ASSUME_VALID with invalid input (64 bytes
+ * of F0 after 64 ASCII bytes) converted up to 61 "characters" of 2 units
+ * each into 64 units of room, wrote 122 bytes past the capacity and
+ * returned written > cap (then `cap - o` wrapped for the scalar tail).
+ * ASSUME_VALID may give any output on invalid input, but never a write
+ * out of bounds. Swept here for every typed call and policy, with lead
+ * bytes, continuation bytes and bytes that never appear (runs of 64 to
+ * 130), after ASCII runs of every length 0..70, at an exact capacity,
+ * behind a canary. */
+static void no_write_past_cap(void)
+{
+    static const unsigned char fill[] = {0xF0, 0xF4, 0xF5, 0xFF, 0xC0, 0xC2, 0xE0, 0xED, 0x80, 0xBF};
+    const size_t canary = 512;
+    static const size_t fill_len[] = {64, 90, 121, 130};
+    size_t f, a, fl, pol, total = 0, bad = 0;
+    for (f = 0; f < sizeof fill; f++)
+        for (a = 0; a <= 70; a++)
+            for (fl = 0; fl < 4; fl++)
+            for (pol = 0; pol < 4; pol++) {
+                size_t len = a + fill_len[fl], cap, i;
+                unsigned char *s = malloc(len), *o;
+                utf8kit_result r[3];
+                int k;
+                if (!s)
+                    exit(2);
+                memset(s, 'a', a);
+                memset(s + a, fill[f], len - a);
+                cap = len; /* units: one per input byte at most */
+                o = malloc(4 * cap + canary);
+                if (!o)
+                    exit(2);
+                for (k = 0; k < 3; k++) {
+                    size_t osz = k == 2 ? 4 : k == 1 ? 1 : 2;
+                    memset(o, 0xA5, 4 * cap + canary);
+                    if (k == 0)
+                        r[k] = utf8kit_utf8_to_utf16le((const char *)s, len, (uint16_t *)(void *)o,
+                                                       cap, (utf8kit_policy)pol);
+                    else if (k == 1)
+                        r[k] = utf8kit_utf8_to_latin1((const char *)s, len, (char *)o, cap,
+                                                      (utf8kit_policy)pol);
+                    else
+                        r[k] = utf8kit_utf8_to_utf32((const char *)s, len, (uint32_t *)(void *)o,
+                                                     cap, (utf8kit_policy)pol);
+                    for (i = cap * osz; i < 4 * cap + canary; i++)
+                        if (o[i] != 0xA5) {
+                            bad++;
+                            break;
+                        }
+                    if (r[k].written > cap)
+                        bad++;
+                    total++;
+                }
+                CHECK(bad == 0, "%zu x %02X after %zu ASCII, policy %zu: wrote past the capacity "
+                      "(written %zu/%zu/%zu of %zu)", fill_len[fl], fill[f], a, pol, r[0].written,
+                      r[1].written, r[2].written, cap);
+                bad = 0;
+                free(o);
+                free(s);
+            }
+    (void)total;
+}
+
 int main(void)
 {
     test_begin();
     null_and_empty();
     fuzz_decisions();
+    no_write_past_cap();
     return test_done("regressions");
 }
