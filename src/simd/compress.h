@@ -198,6 +198,30 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         } while (sel);
         i += 61 + (size_t)__builtin_ctzll((starts >> 61) | 8);
     }
+    /* The last 1..63 bytes (all of a short input): one masked window,
+     * checked on its own from a fresh state (i is a character start after
+     * valid text), its zero padding showing an unfinished last character.
+     * Checked, it holds complete characters only, so at most one unit per
+     * byte is written (2 per byte when U8K_TRUSTED skips the check). */
+    if (i < len && len - i < 64 && cap - o >= (trusted ? 2 : 1) * (len - i)) {
+        size_t rem = len - i;
+        __m512i w = v_load_part(src + i, rem);
+        uint64_t sel;
+        u8k_vinit(&st);
+        if (trusted || !v_any(u8k_vcheck(&st, w))) {
+            sel = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64)) &
+                  ((UINT64_C(1) << rem) - 1);
+            while (sel) {
+                uint64_t g = __builtin_popcountll(sel) > 16 ? _pdep_u64(0xFFFF, sel) : sel;
+                sel &= ~g;
+                if (wide)
+                    o += u8k_group(w, g, dst32 + o, true, false);
+                else
+                    o += u8k_group(w, g, dst + o, false, be);
+            }
+            i = len;
+        }
+    }
 rest:
     r = wide ? u8k_scalar_utf8_to_utf32(src + i, len - i, dst32 + o, cap - o, flags)
              : u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
