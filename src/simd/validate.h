@@ -121,6 +121,16 @@ static const unsigned char u8k_t_c_high[16] = {
     U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
 };
 
+/* The largest byte allowed at each of the last VW offsets of a block that
+ * ends a sequence (read from offset 64 - VW): FF, except a 4-byte lead
+ * 3 from the end (wants 3 more), a 3-byte lead 2 from the end, any lead
+ * last. */
+#define U8K_FF8 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF
+static const unsigned char u8k_tail_limits[64] = {
+    U8K_FF8, U8K_FF8, U8K_FF8, U8K_FF8, U8K_FF8, U8K_FF8, U8K_FF8,
+    0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xEF, 0xDF, 0xBF,
+};
+
 /* Validation state carried from block to block. */
 typedef struct {
     u8k_v prev;  /* the previous block (zeros before the first) */
@@ -141,14 +151,7 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
     st->e0 = v_splat(0xE0 - 0x80);
     st->f0 = v_splat(0xF0 - 0x80);
     st->hi = v_splat(0x80);
-    {
-        unsigned char lim[VW];
-        memset(lim, 0xFF, VW);
-        lim[VW - 3] = 0xEF; /* a 4-byte lead 3 from the end wants 3 more... */
-        lim[VW - 2] = 0xDF; /* ...a 3-byte lead 2 from the end, */
-        lim[VW - 1] = 0xBF; /* ...any lead last */
-        st->tailmax = v_load(lim);
-    }
+    st->tailmax = v_load(u8k_tail_limits + 64 - VW);
 }
 
 /* The error bits of block `cur` after block `prev` (any non-zero byte:
