@@ -12,10 +12,6 @@
 
 #include <stdlib.h>
 
-#ifdef UTF8KIT_HAVE_X86_SIMD
-static int level_cache; /* 0 until detect() ran */
-#endif
-
 const u8k_kernels u8k_scalar_kernels = {
     "scalar",
     u8k_scalar_is_valid,
@@ -106,7 +102,10 @@ static int detect(void)
     return X86_NONE;
 }
 
-/* The detected level, cached so that CPUID runs once per process. */
+/* The detected level, cached so that CPUID runs once per process (0 until
+ * detect() ran; racing first calls store the same value). */
+static int level_cache;
+
 static int x86_level(void)
 {
     int l = __atomic_load_n(&level_cache, __ATOMIC_RELAXED);
