@@ -1,34 +1,37 @@
 /*
- * simd/compress.h - UTF-8 <-> UTF-16 transcoding for instruction sets
- * with a byte permutation over a whole register and compress (AVX-512
- * VBMI + VBMI2). Written once here; src/x86/kernels_avx512.c includes it
- * after simd/validate.h and simd/transcode.h. Ideas from R. Clausecker and
+ * simd/compress.h - transcoding for instruction sets with a byte
+ * permutation over a whole register and compress (AVX-512 VBMI + VBMI2).
+ * Written once here; src/x86/kernels_avx512.c includes it after
+ * simd/validate.h and simd/transcode.h. Ideas from R. Clausecker and
  * D. Lemire, "Transcoding Unicode Characters with AVX-512 Instructions",
  * Software: Practice and Experience 53(12), 2023, in our own form:
  *
  * UTF-8 -> UTF-16, per 64-byte window at a character start i:
  *  1. the character starts are the bytes that are not 80..BF; those at
  *     offsets 0..60 begin characters that end inside the window;
- *  2. compress the offsets of the first 16 starts into 16 bytes, and
- *     with one byte permutation gather the 4 bytes from each start into
- *     one 32-bit lane;
+ *  2. 16 starts at a time (up to 4 groups), compress their offsets into
+ *     16 bytes, and with one byte permutation gather the 4 bytes from
+ *     each start into one 32-bit lane;
  *  3. decode every lane at once (its first byte gives the length) and
  *     turn values >= U+10000 into a surrogate pair in the lane's two
  *     16-bit halves;
- *  4. compress the 16-bit halves that are used and store them.
+ *  4. compress the 16-bit halves that are used and store them;
+ *  5. the next window starts at the first start after offset 60.
  * Validity comes from the lookup validator of simd/validate.h run a
  * window ahead: a character is converted only when all its bytes lie in
  * blocks already checked. An all-ASCII window needs no check; after one,
- * the check-ahead restarts cleanly at its end (blocks need not be aligned). Anything the window cannot take (an error, too
- * little room, the last 64 bytes) goes to the scalar reference kernel,
- * which then also produces the exact error report.
+ * the check-ahead restarts cleanly at its end (blocks need not be
+ * aligned). The last 1..63 bytes are one masked window checked on its
+ * own. Anything a window cannot take (an error, too little room) goes to
+ * the scalar reference kernel, which then also gives the exact error
+ * report.
  *
  * UTF-8 -> UTF-32 is the same with step 4 storing the values.
  *
  * UTF-16 -> UTF-8, per 16 units: widen to 32-bit lanes, join surrogate
  * pairs in the lane of their high half, build the 1-4 UTF-8 bytes of each
  * lane, and compress the used bytes. A block with an unpaired surrogate
- * goes to the scalar kernel.
+ * goes to the scalar kernel. UTF-32 -> UTF-8 shares the lane encoder.
  *
  * Latin-1 <-> UTF-8 work the same way with 16-bit lanes (below).
  * The including file defines U8K_IDX(n) (byte k: k - n).
