@@ -339,6 +339,28 @@ int main(void)
             }
         }
     }
+    /* U8K_TRUSTED on invalid input: the output is unspecified, but no
+     * kernel may write past `cap` (the output ends at a guard page) or
+     * report more than it. Runs of F0 pretend to be 4-byte characters. */
+    for (len = 0; len <= 300; len += (quick() ? 5 : 1)) {
+        unsigned char *s = in_end - len;
+        for (i = 0; i < len; i++)
+            s[i] = len % 3 == 0 ? 0xF0 : len % 3 == 1 ? (unsigned char)rnd() : (i < 20 ? 'a' : 0xF0);
+        for (cap = len / 2; cap <= len + 1; cap += 1 + len / 7) {
+            uint16_t *d16 = (uint16_t *)(void *)(out_end - cap * 2);
+            uint32_t *d32 = (uint32_t *)(void *)(out_end - cap * 4);
+            unsigned char *d8 = out_end - cap;
+            utf8kit_result r = K->utf8_to_utf16(s, len, d16, cap, U8K_TRUSTED);
+            CHECK(r.written <= cap && r.read <= len, "trusted utf16 len %zu cap %zu", len, cap);
+            r = K->utf8_to_utf16(s, len, d16, cap, U8K_TRUSTED | U8K_BE);
+            CHECK(r.written <= cap && r.read <= len, "trusted utf16be len %zu cap %zu", len, cap);
+            r = K->utf8_to_utf32(s, len, d32, cap, U8K_TRUSTED);
+            CHECK(r.written <= cap && r.read <= len, "trusted utf32 len %zu cap %zu", len, cap);
+            r = K->utf8_to_latin1(s, len, d8, cap, U8K_TRUSTED);
+            CHECK(r.written <= cap && r.read <= len, "trusted latin1 len %zu cap %zu", len, cap);
+        }
+    }
+
     /* Long ASCII runs in UTF-16 and UTF-32 (the all-ASCII block paths),
      * with one other value placed at every offset near the block edges. */
     {

@@ -130,7 +130,9 @@ U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, boo
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). All the
  * characters starting in a window, in groups of 16; 64 units of room
  * cover them: at most 61 characters, and 2 units each only for 4-byte
- * ones, of which a window holds at most 16. */
+ * ones, of which a valid window holds at most 16. Under U8K_TRUSTED the
+ * input is not checked and may be invalid (61 bytes F0..F4 are 61
+ * "4-byte characters"), so there the room must be 2 x 61: 128 units. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
                                             size_t cap, unsigned flags, bool wide)
 {
@@ -140,8 +142,9 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
     size_t i = 0, o = 0, checked = 0; /* blocks before `checked` passed */
     u8k_vstate st;
     utf8kit_result r;
+    size_t room = trusted ? 128 : 64;
     u8k_vinit(&st);
-    while (i + 64 <= len && o + 64 <= cap) {
+    while (i + 64 <= len && o + room <= cap) {
         __m512i w;
         uint64_t high, starts, sel;
         w = v_load(src + i);
