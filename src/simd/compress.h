@@ -130,21 +130,22 @@ U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, boo
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). All the
  * characters starting in a window, in groups of 16; 64 units of room
  * cover them: at most 61 characters, and 2 units each only for 4-byte
- * ones, of which a valid window holds at most 16. Under U8K_TRUSTED the
- * input is not checked and may be invalid (61 bytes F0..F4 are 61
- * "4-byte characters"), so there the room must be 2 x 61: 128 units. */
+ * ones, of which a valid window holds at most 16. The check runs under
+ * U8K_TRUSTED too: on invalid input a window could otherwise claim 61
+ * "4-byte characters" (122 units from 61 bytes), more than
+ * utf8kit_max_output_size allows for; checked windows never write more
+ * units than they read bytes, and the scalar kernel does the rest. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
                                             size_t cap, unsigned flags, bool wide)
 {
-    bool be = !wide && (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
+    bool be = !wide && (flags & U8K_BE) != 0;
     uint16_t *dst = (uint16_t *)out;
     uint32_t *dst32 = (uint32_t *)out;
     size_t i = 0, o = 0, checked = 0; /* blocks before `checked` passed */
     u8k_vstate st;
     utf8kit_result r;
-    size_t room = trusted ? 128 : 64;
     u8k_vinit(&st);
-    while (i + 64 <= len && o + room <= cap) {
+    while (i + 64 <= len && o + 64 <= cap) {
         __m512i w;
         uint64_t high, starts, sel;
         w = v_load(src + i);
@@ -170,7 +171,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
             if (checked + 64 > len)
                 goto rest;
             cur = v_load(src + checked);
-            if (!trusted && u8k_vblock(&st, cur))
+            if (u8k_vblock(&st, cur))
                 goto rest;
             checked += 64;
         }
@@ -189,8 +190,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         /* Starts: not 80..BF, i.e. not below -64 as a signed byte. */
         starts = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
         sel = starts & U8K_WINDOW_STARTS;
-        if (!(sel & 1))
-            goto rest; /* only under U8K_TRUSTED with invalid input */
         /* Every character starting at 0..60, 16 at a time (at most 4
          * groups); the next window starts at the first start in 61..63,
          * or at 64 (the bit 3 << 61 stands for offset 64). */
@@ -208,13 +207,13 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
      * checked on its own from a fresh state (i is a character start after
      * valid text), its zero padding showing an unfinished last character.
      * Checked, it holds complete characters only, so at most one unit per
-     * byte is written (2 per byte when U8K_TRUSTED skips the check). */
-    if (i < len && len - i < 64 && cap - o >= (trusted ? 2 : 1) * (len - i)) {
+     * byte is written. */
+    if (i < len && len - i < 64 && cap - o >= len - i) {
         size_t rem = len - i;
         __m512i w = v_load_part(src + i, rem);
         uint64_t sel;
         u8k_vinit(&st);
-        if (trusted || !v_any(u8k_vcheck(&st, w))) {
+        if (!v_any(u8k_vcheck(&st, w))) {
             sel = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64)) &
                   ((UINT64_C(1) << rem) - 1);
             while (sel) {
