@@ -67,13 +67,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     maxsz = utf8kit_max_output_size(from, to, len);
     refout = fuzz_outbuf(maxsz);
-    ref = utf8kit_convert(from, to, s, len, refout, maxsz, &o);
-    FUZZ_CHECK(ref.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL, "one-shot too small");
     if (o.policy == UTF8KIT_ASSUME_VALID) {
+        /* on invalid input ASSUME_VALID's output (even its length) is
+         * unspecified: only the bounds are checked then */
         utf8kit_options a = o;
         a.policy = UTF8KIT_STRICT;
         strict_valid = utf8kit_convert(from, to, s, len, NULL, 0, &a).status == UTF8KIT_OK;
     }
+    ref = utf8kit_convert(from, to, s, len, refout, maxsz, &o);
+    FUZZ_CHECK(fuzz_canary_ok(refout, maxsz), "one-shot wrote past the end");
+    FUZZ_CHECK(!strict_valid || ref.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL, "one-shot too small");
     got = malloc(maxsz + 4096 + FUZZ_CANARY);
     if (!got)
         abort();
