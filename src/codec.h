@@ -45,6 +45,13 @@ size_t u8k_unit_size(utf8kit_encoding enc);
 utf8kit_status u8k_decode_char(utf8kit_encoding enc, const unsigned char *s, size_t len,
                                uint32_t *cp, size_t *n);
 
+/* u8k_decode_char_to is u8k_decode_char for a conversion into `to`: the
+ * same, except that UTF-32 read for the RFC 2279 form is UCS-4, so units
+ * up to 0x7FFFFFFF are characters there (the two forms round-trip). Every
+ * conversion path (one-shot and streams) decodes through this. */
+utf8kit_status u8k_decode_char_to(utf8kit_encoding enc, utf8kit_encoding to,
+                                  const unsigned char *s, size_t len, uint32_t *cp, size_t *n);
+
 /* u8k_encode_char writes cp in encoding enc to out and returns the number
  * of bytes written (1 to 6), or 0 (nothing written) when enc cannot
  * represent cp: surrogates everywhere; above U+10FFFF except in the

@@ -209,18 +209,6 @@ static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz
         d[i * osz + (be ? osz - 1 : 0)] = s[i];
 }
 
-/* A UTF-32 unit above U+10FFFF read as UCS-4 (RFC 2279 section 2: up to
- * 7FFFFFFF); a unit with the top bit set is still too large. */
-static utf8kit_status ucs4_value(const unsigned char *s, bool be, uint32_t *cp)
-{
-    uint32_t u = be ? (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 | (uint32_t)s[2] << 8 | s[3]
-                    : (uint32_t)s[3] << 24 | (uint32_t)s[2] << 16 | (uint32_t)s[1] << 8 | s[0];
-    if (u > 0x7FFFFFFFu)
-        return UTF8KIT_ERR_TOO_LARGE;
-    *cp = u;
-    return UTF8KIT_OK;
-}
-
 /* The generic loop: from byte offset *pos of src, writing from byte *w of
  * dst, per the policy. */
 static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
@@ -233,10 +221,6 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
     bool ascii_run = u8k_unit_size(from) == 1;
     size_t osz = u8k_unit_size(to);
     bool obe = to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE || to == UTF8KIT_UTF32BE;
-    /* UTF-32 into the RFC 2279 form is UCS-4 into the form that holds all
-     * of it: values up to 7FFFFFFF convert (and come back, see the
-     * RFC 2279 decoder), so the two round-trip. */
-    bool ucs4 = u8k_unit_size(from) == 4 && to == UTF8KIT_UTF8_RFC2279;
     while (pos < len) {
         uint32_t cp;
         size_t n, k;
@@ -262,9 +246,7 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
                 continue;
         }
         st = from == UTF8KIT_UTF8 ? u8k_decode_fast(s + pos, len - pos, &cp, &n)
-                                  : u8k_decode_char(from, s + pos, len - pos, &cp, &n);
-        if (U8K_UNLIKELY(st == UTF8KIT_ERR_TOO_LARGE) && ucs4)
-            st = ucs4_value(s + pos, from == UTF8KIT_UTF32BE, &cp);
+                                  : u8k_decode_char_to(from, to, s + pos, len - pos, &cp, &n);
         if (U8K_LIKELY(st == UTF8KIT_OK)) {
             /* With room for any character, encode in place (the encoder
              * writes nothing when it returns 0). */

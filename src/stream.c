@@ -229,7 +229,7 @@ static utf8kit_status held(struct call *c, bool final)
         at_end = c->rd + take == c->len;
         memcpy(buf, st->pend, np);
         memcpy(buf + np, c->src + c->rd, take);
-        k = u8k_decode_char(st->from, buf, blen, &cp, &n);
+        k = u8k_decode_char_to(st->from, st->to, buf, blen, &cp, &n);
         ambiguous = at_end && !final && k == UTF8KIT_ERR_INVALID_LEAD && n == blen;
         if (at_end && !final && blen <= sizeof st->pend &&
             (k == UTF8KIT_ERR_TRUNCATED || (ambiguous && hold_ambiguous(st)))) {
@@ -310,7 +310,7 @@ static void edges(const utf8kit_stream *st, const unsigned char *s, size_t n, si
         p = lo ? sync(st->from, s, n, lo) : 0;
         while (p < n) {
             uint32_t cp;
-            k = u8k_decode_char(st->from, s + p, n - p, &cp, &m);
+            k = u8k_decode_char_to(st->from, st->to, s + p, n - p, &cp, &m);
             last = p;
             p += m;
             if (k == UTF8KIT_OK) {
@@ -375,7 +375,7 @@ static utf8kit_status rest(struct call *c, bool final)
     while (c->rd < start + tail) {
         size_t p = c->rd - start, m;
         uint32_t cp;
-        utf8kit_status k = u8k_decode_char(st->from, s + p, n - p, &cp, &m);
+        utf8kit_status k = u8k_decode_char_to(st->from, st->to, s + p, n - p, &cp, &m);
         bool ambiguous = k == UTF8KIT_ERR_INVALID_LEAD && p + m == n;
         r = step(c, k, cp, s + p, m, c->base + c->rd, false, ambiguous);
         if (r == UTF8KIT_ERR_OUTPUT_TOO_SMALL || phase(st) == PHASE_FAILED)
@@ -420,7 +420,7 @@ utf8kit_result utf8kit_stream_convert(utf8kit_stream *st, const void *src, size_
         size_t n;
         two[0] = st->error_bytes[0];
         two[1] = c.src[0];
-        r = u8k_decode_char(st->from, two, 2, &cp, &n);
+        r = u8k_decode_char_to(st->from, st->to, two, 2, &cp, &n);
         if (r != UTF8KIT_OK && n == 1)
             st->error_kind = r;
         st->state = (int)((unsigned)st->state & ~(unsigned)FLAG_PROVISIONAL);

@@ -538,7 +538,9 @@ static void random_piece(utf8kit_encoding enc, struct buf *b)
         else if (pick < 8)
             v = 0xD800 + rnd(0x800); /* surrogates, paired or not */
         else if (pick < 9)
-            v = unit == 4 ? 0x110000 + rnd(4) * 0x1000000 : rnd(0x10000);
+            /* above U+10FFFF: UCS-4 for the RFC 2279 form up to 7FFFFFFF,
+                 * too large beyond (the last step) */
+                v = unit == 4 ? 0x110000 + rnd(4) * 0x28000000u : rnd(0x10000);
         else
             v = rnd(0x80);
         if (unit == 2 && v > 0xFFFF) {
@@ -610,6 +612,7 @@ static void random_tests(bool quick)
         {UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF32LE}, {UTF8KIT_LATIN1, UTF8KIT_UTF8},
         {UTF8KIT_ASCII, UTF8KIT_UTF8},      {UTF8KIT_CP1252, UTF8KIT_UTF16LE},
         {UTF8KIT_UTF8, UTF8KIT_ASCII},      {UTF8KIT_MUTF8, UTF8KIT_MUTF8},
+        {UTF8KIT_UTF32BE, UTF8KIT_UTF8_RFC2279}, {UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279},
     };
     size_t p, rounds = quick ? 15 : 120;
     for (p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {

@@ -304,6 +304,23 @@ utf8kit_status u8k_decode_char(utf8kit_encoding enc, const unsigned char *s, siz
     }
 }
 
+utf8kit_status u8k_decode_char_to(utf8kit_encoding enc, utf8kit_encoding to,
+                                  const unsigned char *s, size_t len, uint32_t *cp, size_t *n)
+{
+    utf8kit_status st = u8k_decode_char(enc, s, len, cp, n);
+    if (U8K_UNLIKELY(st == UTF8KIT_ERR_TOO_LARGE) && to == UTF8KIT_UTF8_RFC2279 &&
+        (enc == UTF8KIT_UTF32LE || enc == UTF8KIT_UTF32BE)) {
+        /* RFC 2279 section 2: UCS-4 goes up to 7FFFFFFF; a unit with the
+         * top bit set is too large even there. */
+        uint32_t u = load32(s, enc == UTF8KIT_UTF32BE);
+        if (u <= 0x7FFFFFFFu) {
+            *cp = u;
+            return UTF8KIT_OK;
+        }
+    }
+    return st;
+}
+
 /* ---- encoders ------------------------------------------------------------- */
 
 /* The UTF-8 bit layout (RFC 3629 section 3, RFC 2279 for 5 and 6 octets):
