@@ -10,84 +10,22 @@
  * bounds. U8K_BE: the 16-bit units are big-endian in memory, whatever the
  * host's order.
  */
-#include "decode_fast.h"
-
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define HOST_BE true
-#else
-#define HOST_BE false
-#endif
-
-/* A 16-bit unit between its value and its in-memory form. */
-U8K_INLINE uint16_t swap_if(uint32_t v, bool swap)
-{
-    return (uint16_t)(swap ? ((v & 0xFFu) << 8 | (v >> 8 & 0xFFu)) : v);
-}
-
-/* Eight ASCII bytes: a 64-bit word with no high bit set. */
-#define HIGH_BITS UINT64_C(0x8080808080808080)
+#include "from_utf8.h"
 
 utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                         size_t cap, unsigned flags)
 {
-    bool swap = ((flags & U8K_BE) != 0) != HOST_BE;
-    bool trusted = (flags & U8K_TRUSTED) != 0;
-    size_t i = 0, j = 0;
-    while (i < len) {
-        uint32_t cp;
-        size_t n;
-        utf8kit_status st;
-        if (src[i] < 0x80) {
-            /* One ASCII byte (a space between words), then eight at a
-             * time while the words have no high bit set. */
-            if (j == cap)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-            dst[j++] = swap_if(src[i++], swap);
-            if (i == len || src[i] >= 0x80)
-                continue;
-            for (; i + 8 <= len && cap - j >= 8; i += 8, j += 8) {
-                uint64_t w;
-                int k;
-                memcpy(&w, src + i, 8);
-                if (w & HIGH_BITS)
-                    break;
-                for (k = 0; k < 8; k++)
-                    dst[j + k] = swap_if(src[i + k], swap);
-            }
-            while (i < len && src[i] < 0x80) {
-                if (j == cap)
-                    return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-                dst[j++] = swap_if(src[i++], swap);
-            }
-            continue;
-        }
-        st = u8k_decode_fast(src + i, len - i, &cp, &n);
-        if (U8K_UNLIKELY(st != UTF8KIT_OK) && !trusted)
-            return u8k_res(st, i, j, n);
-        if (cp >= 0x10000u) {
-            if (cap - j < 2)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-            cp -= 0x10000u;
-            dst[j++] = swap_if(0xD800u | cp >> 10, swap);
-            dst[j++] = swap_if(0xDC00u | (cp & 0x3FFu), swap);
-        } else {
-            if (j == cap)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-            dst[j++] = swap_if(cp, swap);
-        }
-        i += n;
-    }
-    return u8k_res(UTF8KIT_OK, i, j, 0);
+    return u8k_from_utf8(src, len, dst, cap, flags, U8K_OUT_UTF16);
 }
 
 utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
                                         size_t cap, unsigned flags)
 {
-    bool swap = ((flags & U8K_BE) != 0) != HOST_BE;
+    bool swap = ((flags & U8K_BE) != 0) != U8K_HOST_BE;
     bool trusted = (flags & U8K_TRUSTED) != 0;
     size_t i = 0, j = 0;
     while (i < len) {
-        uint32_t u = swap_if(src[i], swap);
+        uint32_t u = u8k_swap16_if(src[i], swap);
         if (u < 0x80) {
             /* Four units at a time: each 16-bit lane of the word must be
              * below 0x80, i.e. its bits FF80 clear (in memory order, so
@@ -101,16 +39,16 @@ utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigne
                 if (w & mask)
                     break;
                 for (k = 0; k < 4; k++)
-                    dst[j + k] = (unsigned char)swap_if(src[i + k], swap);
+                    dst[j + k] = (unsigned char)u8k_swap16_if(src[i + k], swap);
             }
-            if (i == len || (u = swap_if(src[i], swap)) >= 0x80)
+            if (i == len || (u = u8k_swap16_if(src[i], swap)) >= 0x80)
                 continue;
             if (j == cap)
                 return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
             dst[j++] = (unsigned char)u;
             i++;
             /* ASCII runs: one unit, one byte, no other test. */
-            while (i < len && j < cap && (u = swap_if(src[i], swap)) < 0x80) {
+            while (i < len && j < cap && (u = u8k_swap16_if(src[i], swap)) < 0x80) {
                 dst[j++] = (unsigned char)u;
                 i++;
             }
@@ -130,7 +68,7 @@ utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigne
             /* A surrogate: a high one (D800..DBFF) must be followed by a
              * low one (DC00..DFFF). */
             if (u >= 0xDC00u || i + 1 == len ||
-                ((v = swap_if(src[i + 1], swap)) & 0xFC00u) != 0xDC00u) {
+                ((v = u8k_swap16_if(src[i + 1], swap)) & 0xFC00u) != 0xDC00u) {
                 if (!trusted)
                     return u8k_res(u < 0xDC00u && i + 1 == len ? UTF8KIT_ERR_TRUNCATED
                                                                 : UTF8KIT_ERR_SURROGATE,

@@ -8,52 +8,12 @@
  * Under U8K_TRUSTED an error becomes U+FFFD and the kernel goes on, never
  * out of bounds.
  */
-#include "decode_fast.h"
-
-#define HIGH_BITS UINT64_C(0x8080808080808080) /* any non-ASCII byte of 8 */
+#include "from_utf8.h"
 
 utf8kit_result u8k_scalar_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
                                         size_t cap, unsigned flags)
 {
-    bool trusted = (flags & U8K_TRUSTED) != 0;
-    size_t i = 0, j = 0;
-    while (i < len) {
-        uint32_t cp;
-        size_t n;
-        utf8kit_status st;
-        if (src[i] < 0x80) {
-            /* One ASCII byte (a space between words), then eight at a
-             * time while the words have no high bit set. */
-            if (j == cap)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-            dst[j++] = src[i++];
-            if (i == len || src[i] >= 0x80)
-                continue;
-            for (; i + 8 <= len && cap - j >= 8; i += 8, j += 8) {
-                uint64_t w;
-                int k;
-                memcpy(&w, src + i, 8);
-                if (w & HIGH_BITS)
-                    break;
-                for (k = 0; k < 8; k++)
-                    dst[j + k] = src[i + k];
-            }
-            while (i < len && src[i] < 0x80) {
-                if (j == cap)
-                    return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-                dst[j++] = src[i++];
-            }
-            continue;
-        }
-        st = u8k_decode_fast(src + i, len - i, &cp, &n);
-        if (U8K_UNLIKELY(st != UTF8KIT_OK) && !trusted)
-            return u8k_res(st, i, j, n);
-        if (j == cap)
-            return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-        dst[j++] = cp;
-        i += n;
-    }
-    return u8k_res(UTF8KIT_OK, i, j, 0);
+    return u8k_from_utf8(src, len, dst, cap, flags, U8K_OUT_UTF32);
 }
 
 utf8kit_result u8k_scalar_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
