@@ -167,11 +167,46 @@ static void no_write_past_cap(void)
     (void)total;
 }
 
+/* Found by fuzz_stream (crash 8fc72d84 / 6abe553d): UTF-32 values above
+ * U+10FFFF go into the RFC 2279 form in one call, but a stream that got
+ * the unit in pieces refused it as too large. Every cut of the input must
+ * give the one-shot answer. */
+static void stream_ucs4_to_rfc2279(void)
+{
+    static const unsigned char in[11] = {0x6F, 0x00, 0x0F, 0x6F, 0x41, 0, 0, 0, 0x7E, 0x28, 0xB4};
+    unsigned char want[32], got[32];
+    size_t len, cut;
+    for (len = 8; len <= sizeof in; len += 3) {
+        unsigned char *p = dup_exact(in, len);
+        utf8kit_result one = utf8kit_convert(UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, p, len, want,
+                                             sizeof want, NULL);
+        CHECK(one.written == 7 && one.status == (len == 8 ? UTF8KIT_OK : UTF8KIT_ERR_TRUNCATED),
+              "one-shot %zu bytes: %s written %zu", len, utf8kit_status_name(one.status),
+              one.written);
+        for (cut = 0; cut <= len; cut++) {
+            utf8kit_stream st;
+            utf8kit_result a, b;
+            utf8kit_stream_init(&st, UTF8KIT_UTF32LE, UTF8KIT_UTF8_RFC2279, NULL);
+            a = utf8kit_stream_convert(&st, p, cut, got, sizeof got, false);
+            b = utf8kit_stream_convert(&st, p + cut, len - cut, got + a.written,
+                                       sizeof got - a.written, true);
+            CHECK(a.status == UTF8KIT_OK && b.status == one.status &&
+                      a.written + b.written == one.written &&
+                      memcmp(got, want, one.written) == 0,
+                  "%zu bytes cut at %zu: %s/%s written %zu+%zu", len, cut,
+                  utf8kit_status_name(a.status), utf8kit_status_name(b.status), a.written,
+                  b.written);
+        }
+        free(p);
+    }
+}
+
 int main(void)
 {
     test_begin();
     null_and_empty();
     fuzz_decisions();
     no_write_past_cap();
+    stream_ucs4_to_rfc2279();
     return test_done("regressions");
 }
