@@ -153,11 +153,15 @@ static void no_write_past_cap(void)
                             bad++;
                             break;
                         }
-                    if (r[k].written > cap)
+                    /* and one unit per byte is room enough under every
+                     * policy (utf8kit_max_output_size), so never too small
+                     * (the AVX-512 window under ASSUME_VALID once wrote
+                     * more units than it read bytes: fixed in 640bac3) */
+                    if (r[k].written > cap || r[k].status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
                         bad++;
                     total++;
                 }
-                CHECK(bad == 0, "%zu x %02X after %zu ASCII, policy %zu: wrote past the capacity "
+                CHECK(bad == 0, "%zu x %02X after %zu ASCII, policy %zu: wrote past the capacity or ran out of room "
                       "(written %zu/%zu/%zu of %zu)", fill_len[fl], fill[f], a, pol, r[0].written,
                       r[1].written, r[2].written, cap);
                 bad = 0;
