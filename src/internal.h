@@ -125,4 +125,32 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
 
 U8K_INLINE bool u8k_is_cont(unsigned char b) { return (b & 0xC0u) == 0x80u; }
 
+/* u8k_valid_len returns the length (2 to 4) of the well-formed sequence that
+ * starts with the non-ASCII byte s[i], or 0 when there is none (an error,
+ * or a sequence cut by the end; u8k_decode_step then says which). It is
+ * the ABNF of RFC 3629 section 4 (src/scalar/decode.c) written as direct range tests, no value computed,
+ * for the common case only: every ASCII-free text runs through here. */
+U8K_INLINE size_t u8k_valid_len(const unsigned char *s, size_t i, size_t len)
+{
+    unsigned b0 = s[i], b1;
+    size_t left = len - i;
+    if (b0 < 0xE0) { /* C2..DF UTF8-tail */
+        return (b0 >= 0xC2 && left >= 2 && u8k_is_cont(s[i + 1])) ? 2 : 0;
+    }
+    if (left < 3)
+        return 0;
+    b1 = s[i + 1];
+    if (b0 < 0xF0) { /* E0 A0..BF / E1..EC / ED 80..9F / EE..EF, then a tail */
+        if (!u8k_is_cont((unsigned char)b1) || !u8k_is_cont(s[i + 2]) ||
+            (b0 == 0xE0 && b1 < 0xA0) || (b0 == 0xED && b1 > 0x9F))
+            return 0;
+        return 3;
+    }
+    /* F0 90..BF / F1..F3 / F4 80..8F, then two tails */
+    if (b0 > 0xF4 || left < 4 || !u8k_is_cont((unsigned char)b1) || !u8k_is_cont(s[i + 2]) ||
+        !u8k_is_cont(s[i + 3]) || (b0 == 0xF0 && b1 < 0x90) || (b0 == 0xF4 && b1 > 0x8F))
+        return 0;
+    return 4;
+}
+
 #endif /* UTF8KIT_INTERNAL_H */

@@ -7,16 +7,20 @@ static size_t count(const unsigned char *s, size_t len, bool utf16)
 {
     size_t i = 0, k = 0;
     while (i < len) {
-        uint32_t cp;
-        size_t n, a;
+        size_t n;
         if (s[i] < 0x80) {
-            a = u8k_scalar_ascii_prefix(s + i, len - i);
-            i += a;
-            k += a;
+            n = u8k_scalar_ascii_prefix(s + i, len - i);
+            i += n;
+            k += n;
             continue;
         }
-        if (u8k_decode_step(s + i, len - i, &cp, &n) == UTF8KIT_OK && utf16 && n == 4)
-            k++;
+        n = u8k_valid_len(s, i, len);
+        if (U8K_UNLIKELY(n == 0)) {
+            uint32_t cp;
+            (void)u8k_decode_step(s + i, len - i, &cp, &n); /* a subpart: one U+FFFD */
+        } else if (utf16 && n == 4) {
+            k++; /* a surrogate pair */
+        }
         k++;
         i += n;
     }

@@ -145,20 +145,35 @@ size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len)
     return i;
 }
 
+/* slow_step is the error path of u8k_scalar_validate, kept out of line so
+ * that the hot loop keeps its variables in registers. */
+static size_t slow_step(const unsigned char *s, size_t len, utf8kit_status *st)
+{
+    uint32_t cp;
+    size_t n;
+    *st = u8k_decode_step(s, len, &cp, &n);
+    return n;
+}
+
 utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
-        uint32_t cp;
         size_t n;
-        utf8kit_status st;
         if (s[i] < 0x80) {
-            i += u8k_scalar_ascii_prefix(s + i, len - i);
+            /* A lone ASCII byte (a space between words) costs one test;
+             * a longer run goes eight bytes at a time. */
+            if (++i < len && s[i] < 0x80)
+                i += u8k_scalar_ascii_prefix(s + i, len - i);
             continue;
         }
-        st = u8k_decode_step(s + i, len - i, &cp, &n);
-        if (st != UTF8KIT_OK)
-            return u8k_res(st, i, 0, n);
+        n = u8k_valid_len(s, i, len);
+        if (U8K_UNLIKELY(n == 0)) {
+            utf8kit_status st;
+            n = slow_step(s + i, len - i, &st);
+            if (st != UTF8KIT_OK)
+                return u8k_res(st, i, 0, n);
+        }
         i += n;
     }
     return u8k_res(UTF8KIT_OK, len, 0, 0);
