@@ -127,6 +127,70 @@ U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, boo
     return n;
 }
 
+/* Byte 2j: j, byte 2j + 1: 64 + j (j = 0..31): with vpermt2b over (lo,
+ * hi) the 16-bit lanes lo[j] | hi[j] << 8 for the first 32 bytes... */
+#define U8K_ZIP_LO                                                                         \
+    _mm512_set_epi8(95, 31, 94, 30, 93, 29, 92, 28, 91, 27, 90, 26, 89, 25, 88, 24, 87, 23, \
+                    86, 22, 85, 21, 84, 20, 83, 19, 82, 18, 81, 17, 80, 16, 79, 15, 78, 14, \
+                    77, 13, 76, 12, 75, 11, 74, 10, 73, 9, 72, 8, 71, 7, 70, 6, 69, 5, 68, 4, \
+                    67, 3, 66, 2, 65, 1, 64, 0)
+/* ...and j + 32 for the last 32. */
+#define U8K_ZIP_HI _mm512_add_epi8(U8K_ZIP_LO, _mm512_set1_epi8(32))
+
+/* UTF-8 -> UTF-16 for a checked window w at a character start holding no
+ * byte F0..FF (so only 1-, 2- and 3-byte characters, each one unit).
+ * Every byte k gets the value of the character that would END at k,
+ * computed from k and the bytes p1, p2 one and two places before it:
+ *   ASCII b:                       b
+ *   tail after a lead (2 bytes):   (p1 & 1F) << 6 | (b & 3F)
+ *   tail after a tail (3 bytes):   (p2 & 0F) << 12 | (p1 & 3F) << 6 | (b & 3F)
+ * whose low byte is (p1 & 3) << 6 | (b & 3F) in both multibyte cases, and
+ * high byte (p1 >> 2) & 7 or (p2 & 0F) << 4 | (p1 >> 2) & 0F. Values at
+ * bytes that end no character are dropped by compress: byte k ends one
+ * when byte k + 1 starts one. The characters ending at 0..62 are stored
+ * (at most 63 units), *used gets the offset of the last start (61..63:
+ * the next window begins there); returns the number of units stored.
+ * Bytes 0 and 1 read p1, p2 wrapped around from the window's end, but only
+ * where they are never used (byte 0 starts a character). */
+U8K_INLINE unsigned u8k_window16(__m512i w, uint64_t starts, uint16_t *dst, bool be,
+                                 unsigned *used)
+{
+    const __m512i m3f = _mm512_set1_epi8(0x3F);
+    __m512i p1 = _mm512_permutexvar_epi8(U8K_IDX(1), w);
+    __m512i p2 = _mm512_permutexvar_epi8(U8K_IDX(2), w);
+    __mmask64 ascii = ~(__mmask64)_mm512_movepi8_mask(w);
+    __mmask64 lead1 = _mm512_cmpge_epu8_mask(p1, _mm512_set1_epi8((char)0xC0));
+    /* 16-bit shifts leak bits between bytes: each mask keeps only the
+     * bits that come from the byte's own value. */
+    __m512i lo = _mm512_or_si512(_mm512_and_si512(w, m3f),
+                                 _mm512_and_si512(_mm512_slli_epi16(p1, 6),
+                                                  _mm512_set1_epi8((char)0xC0)));
+    __m512i h2 = _mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x07));
+    __m512i h3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x0F)),
+                                 _mm512_and_si512(_mm512_slli_epi16(p2, 4),
+                                                  _mm512_set1_epi8((char)0xF0)));
+    __m512i hi = _mm512_maskz_mov_epi8(~ascii, _mm512_mask_mov_epi8(h3, lead1, h2));
+    __m512i u0, u1;
+    uint64_t ends = starts >> 1;
+    unsigned n0, n1;
+    lo = _mm512_mask_mov_epi8(lo, ascii, w);
+    u0 = _mm512_permutex2var_epi8(lo, U8K_ZIP_LO, hi);
+    u1 = _mm512_permutex2var_epi8(lo, U8K_ZIP_HI, hi);
+    if (be) {
+        u0 = u8k_swap16(u0);
+        u1 = u8k_swap16(u1);
+    }
+    n0 = (unsigned)__builtin_popcount((uint32_t)ends);
+    n1 = (unsigned)__builtin_popcount((uint32_t)(ends >> 32));
+    _mm512_mask_storeu_epi16(dst, n0 == 32 ? 0xFFFFFFFFu : (1u << n0) - 1,
+                             _mm512_maskz_compress_epi16((__mmask32)ends, u0));
+    /* n1 <= 31: ends has no bit 63 */
+    _mm512_mask_storeu_epi16(dst + n0, (1u << n1) - 1,
+                             _mm512_maskz_compress_epi16((__mmask32)(ends >> 32), u1));
+    *used = 63 - (unsigned)__builtin_clzll(starts);
+    return n0 + n1;
+}
+
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). All the
  * characters starting in a window, in groups of 16; 64 units of room
  * cover them: at most 61 characters, and 2 units each only for 4-byte
@@ -189,6 +253,12 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         }
         /* Starts: not 80..BF, i.e. not below -64 as a signed byte. */
         starts = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        if (!wide && !_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0))) {
+            unsigned used;
+            o += u8k_window16(w, starts, dst + o, be, &used);
+            i += used;
+            continue;
+        }
         sel = starts & U8K_WINDOW_STARTS;
         /* Every character starting at 0..60, 16 at a time (at most 4
          * groups); the next window starts at the first start in 61..63,
