@@ -27,10 +27,11 @@ if ! echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(
   exit 77
 fi
 
+mkdir -p "$build"
 cmake -S "$src" -B "$build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DUTF8KIT_FUZZ=ON -DUTF8KIT_SANITIZE=ON -DUTF8KIT_TESTS=OFF -DUTF8KIT_BENCH=OFF \
-  -DUTF8KIT_SHARED_DIR="$shared" ${UTF8KIT_FUZZ_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 ||
-  { cat "$build.configure.log"; exit 1; }
+  -DUTF8KIT_SHARED_DIR="$shared" ${UTF8KIT_FUZZ_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 ||
+  { cat "$build/configure.log"; exit 1; }
 read -r -a targets <"$build/fuzz_targets.txt" || true
 IFS=';' read -r -a targets <<<"${targets[*]:-}"
 if [ "${#targets[@]}" -eq 0 ]; then
@@ -45,8 +46,8 @@ if [ "$target" != all ]; then
   [ $found = 1 ] || { echo "fuzz: unknown or unbuildable target $target (have: ${targets[*]})"; exit 1; }
   targets=("$target")
 fi
-cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build.build.log" 2>&1 ||
-  { tail -50 "$build.build.log"; exit 1; }
+cmake --build "$build" -j "$jobs" --target "${targets[@]}" >"$build/build.log" 2>&1 ||
+  { tail -50 "$build/build.log"; exit 1; }
 
 # The seed corpus: every input of the third-party cases, and for the
 # targets that read a parameter header first, each input behind a few
@@ -75,10 +76,38 @@ raw.update([b'a\xed\xa0\xbd\xed\xb8\x80b', b'\xc0\x80x\x00', b'\xf8\x88\x80\x80\
             b'\xfc\x84\x80\x80\x80\x80', b'\xfd\xbf\xbf\xbf\xbf\xbf', b'\xf7\xbf\xbf\xbf',
             b'UTF-8', b' utf8 ', b'unicode-1-1-utf-8', b'latin1', b'windows-1252', b'CESU-8',
             b'UTF-16LE', b'ucs-2', b'\xef\xbb\xbfabc', b'\xff\xfe\x00\x00', b'\x00\x00\xfe\xff'])
+# slices of the benchmark texts (long valid runs of each script, in UTF-8,
+# UTF-16 and UTF-32), also with a few bytes corrupted deep inside, so the
+# SIMD paths and their error exits start from realistic text
+import random
+rnd = random.Random(6)
+long_seeds = []
+for f in sorted(glob.glob(os.path.join(src, '..', 'corpus', '*', '*.txt'))):
+    data = open(f, 'rb').read()
+    unit = 4 if 'utf32' in f else 2 if 'utf16' in f else 1
+    for size in (300, 2000):
+        if len(data) <= size:
+            continue
+        at = rnd.randrange(0, len(data) - size) // unit * unit
+        piece = data[at:at + size]
+        bad = bytearray(piece)
+        for _ in range(3):
+            bad[rnd.randrange(size)] = rnd.randrange(256)
+        long_seeds.append((unit, piece))
+        long_seeds.append((unit, bytes(bad)))
 def put(d, b):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, hashlib.sha1(b).hexdigest()), 'wb') as fh:
         fh.write(b)
+for unit, b in long_seeds:
+    put(os.path.join(out, 'raw'), b)
+    # fuzz_convert/fuzz_stream: h0 = from (1 UTF-8, 2 UTF-16LE, 4 UTF-32LE);
+    # fuzz_typed: h0 % 8 = function (1 utf8_to_utf16be, 3 utf16le_to_utf8,
+    # 5 utf32_to_utf8)
+    frm = {1: (1, 1), 2: (2, 3), 4: (4, 5)}[unit]
+    for h0 in frm:
+        for to in (1, 2, 4, 11):
+            put(os.path.join(out, 'hdr'), bytes([h0, to, rnd.randrange(64), rnd.randrange(256)]) + b)
 for b in raw:
     put(os.path.join(out, 'raw'), b)
     # header for convert/stream/legacy targets: from, to, policy/bom, cap
