@@ -26,7 +26,14 @@
  * the scalar reference kernel, which then also gives the exact error
  * report.
  *
- * UTF-8 -> UTF-32 is the same with step 4 storing the values.
+ * A window with no byte F0..FF (no 4-byte character) instead starts a
+ * run of 64-byte blocks at a fixed stride (u8k_block16): every byte is
+ * decoded as the possible last byte of a character, compress keeps the
+ * real ends, and each block is checked against the one before it in the
+ * same pass. The run ends at a byte F0..FF, an error or the end.
+ *
+ * UTF-8 -> UTF-32 is the same with step 4 storing the values (windows
+ * only).
  *
  * UTF-16 -> UTF-8, per 16 units: widen to 32-bit lanes, join surrogate
  * pairs in the lane of their high half, build the 1-4 UTF-8 bytes of each
@@ -137,57 +144,62 @@ U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, boo
 /* ...and j + 32 for the last 32. */
 #define U8K_ZIP_HI _mm512_add_epi8(U8K_ZIP_LO, _mm512_set1_epi8(32))
 
-/* UTF-8 -> UTF-16 for a checked window w at a character start holding no
- * byte F0..FF (so only 1-, 2- and 3-byte characters, each one unit).
- * Every byte k gets the value of the character that would END at k,
- * computed from k and the bytes p1, p2 one and two places before it:
+/* UTF-8 -> UTF-16 for text without 4-byte characters, in 64-byte blocks
+ * at a fixed stride: a character is converted in the block holding its
+ * last byte, so the next block's position never waits for this one's
+ * data. For the block cur, with p1 and p2 its bytes one and two places
+ * earlier in the stream (from the block before, prev), byte k ends a
+ * character when it is ASCII, or a tail after a lead C0..DF (2 bytes), or
+ * a tail two places after a lead E0..EF (3 bytes). Every byte gets the
+ * value of the character that would end at it:
  *   ASCII b:                       b
  *   tail after a lead (2 bytes):   (p1 & 1F) << 6 | (b & 3F)
  *   tail after a tail (3 bytes):   (p2 & 0F) << 12 | (p1 & 3F) << 6 | (b & 3F)
  * whose low byte is (p1 & 3) << 6 | (b & 3F) in both multibyte cases, and
- * high byte (p1 >> 2) & 7 or (p2 & 0F) << 4 | (p1 >> 2) & 0F. Values at
- * bytes that end no character are dropped by compress: byte k ends one
- * when byte k + 1 starts one. The characters ending at 0..62 are stored
- * (at most 63 units), *used gets the offset of the last start (61..63:
- * the next window begins there); returns the number of units stored.
- * Bytes 0 and 1 read p1, p2 wrapped around from the window's end, but only
- * where they are never used (byte 0 starts a character). */
-U8K_INLINE unsigned u8k_window16(__m512i w, uint64_t starts, uint16_t *dst, bool be,
-                                 unsigned *used)
+ * high byte (p1 >> 2) & 7, or (p2 & 0F) << 4 | (p1 >> 2) & 0F. compress
+ * keeps the values at the ends. On valid text (every byte up to the end
+ * of cur checked) that holds no byte F0..FF in prev or cur, the ends are
+ * exactly the last bytes of the characters ending in cur. Stores them at
+ * dst (at most 64 units) and returns their number; *ends gets the mask. */
+U8K_INLINE unsigned u8k_block16(__m512i cur, __m512i prev, uint16_t *dst, bool be, uint64_t *ends)
 {
     const __m512i m3f = _mm512_set1_epi8(0x3F);
-    __m512i p1 = _mm512_permutexvar_epi8(U8K_IDX(1), w);
-    __m512i p2 = _mm512_permutexvar_epi8(U8K_IDX(2), w);
-    __mmask64 ascii = ~(__mmask64)_mm512_movepi8_mask(w);
-    __mmask64 lead1 = _mm512_cmpge_epu8_mask(p1, _mm512_set1_epi8((char)0xC0));
+    __m512i p1 = _mm512_permutex2var_epi8(cur, U8K_IDX(1), prev);
+    __m512i p2 = _mm512_permutex2var_epi8(cur, U8K_IDX(2), prev);
+    __mmask64 ascii = ~(__mmask64)_mm512_movepi8_mask(cur);
+    /* tails: 80..BF, i.e. below -64 as signed bytes */
+    __mmask64 tail = _mm512_cmplt_epi8_mask(cur, _mm512_set1_epi8(-64));
+    /* p1 - C0 < 20: p1 is C0..DF */
+    __mmask64 lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(p1, _mm512_set1_epi8((char)0xC0)),
+                                             _mm512_set1_epi8(0x20));
+    __mmask64 lead3 = _mm512_cmpge_epu8_mask(p2, _mm512_set1_epi8((char)0xE0));
     /* 16-bit shifts leak bits between bytes: each mask keeps only the
      * bits that come from the byte's own value. */
-    __m512i lo = _mm512_or_si512(_mm512_and_si512(w, m3f),
+    __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, m3f),
                                  _mm512_and_si512(_mm512_slli_epi16(p1, 6),
                                                   _mm512_set1_epi8((char)0xC0)));
     __m512i h2 = _mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x07));
     __m512i h3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x0F)),
                                  _mm512_and_si512(_mm512_slli_epi16(p2, 4),
                                                   _mm512_set1_epi8((char)0xF0)));
-    __m512i hi = _mm512_maskz_mov_epi8(~ascii, _mm512_mask_mov_epi8(h3, lead1, h2));
+    __m512i hi = _mm512_maskz_mov_epi8(~ascii, _mm512_mask_mov_epi8(h3, lead2, h2));
     __m512i u0, u1;
-    uint64_t ends = starts >> 1;
+    uint64_t e = ascii | (tail & (lead2 | lead3));
     unsigned n0, n1;
-    lo = _mm512_mask_mov_epi8(lo, ascii, w);
+    lo = _mm512_mask_mov_epi8(lo, ascii, cur);
     u0 = _mm512_permutex2var_epi8(lo, U8K_ZIP_LO, hi);
     u1 = _mm512_permutex2var_epi8(lo, U8K_ZIP_HI, hi);
     if (be) {
         u0 = u8k_swap16(u0);
         u1 = u8k_swap16(u1);
     }
-    n0 = (unsigned)__builtin_popcount((uint32_t)ends);
-    n1 = (unsigned)__builtin_popcount((uint32_t)(ends >> 32));
+    n0 = (unsigned)__builtin_popcount((uint32_t)e);
+    n1 = (unsigned)__builtin_popcount((uint32_t)(e >> 32));
     _mm512_mask_storeu_epi16(dst, n0 == 32 ? 0xFFFFFFFFu : (1u << n0) - 1,
-                             _mm512_maskz_compress_epi16((__mmask32)ends, u0));
-    /* n1 <= 31: ends has no bit 63 */
-    _mm512_mask_storeu_epi16(dst + n0, (1u << n1) - 1,
-                             _mm512_maskz_compress_epi16((__mmask32)(ends >> 32), u1));
-    *used = 63 - (unsigned)__builtin_clzll(starts);
+                             _mm512_maskz_compress_epi16((__mmask32)e, u0));
+    _mm512_mask_storeu_epi16(dst + n0, n1 == 32 ? 0xFFFFFFFFu : (1u << n1) - 1,
+                             _mm512_maskz_compress_epi16((__mmask32)(e >> 32), u1));
+    *ends = e;
     return n0 + n1;
 }
 
@@ -254,9 +266,57 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         /* Starts: not 80..BF, i.e. not below -64 as a signed byte. */
         starts = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
         if (!wide && !_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0))) {
-            unsigned used;
-            o += u8k_window16(w, starts, dst + o, be, &used);
-            i += used;
+            /* Blocks at a fixed stride from i while they hold no byte
+             * F0..FF (u8k_block16); w is checked already. The block
+             * before i counts as zeros: nothing before i is pending (i is
+             * a character start). done = the end of the last character
+             * stored, where the windows (or the scalar kernel, after an
+             * error) go on. The blocks after the first are checked here,
+             * each against the one before it. */
+            size_t b = i + 64, done = i;
+            __m512i prev = w;
+            bool bad = false;
+            uint64_t e;
+            o += u8k_block16(w, _mm512_setzero_si512(), dst + o, be, &e);
+            /* e != 0: w holds 61 or more bytes of whole characters */
+            done = b - (size_t)__builtin_clzll(e);
+            while (b + 64 <= len && o + 64 <= cap) {
+                w = v_load(src + b);
+                if (v_high(w) == 0) {
+                    /* All ASCII: valid unless prev ends inside a
+                     * character (as in u8k_vblock). */
+                    if (v_any(v_subs(prev, st.tailmax))) {
+                        bad = true;
+                        break;
+                    }
+                    v_store_widen16(dst + o, w, be);
+                    o += 64;
+                    done = b + 64;
+                } else {
+                    if (_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0)))
+                        break;
+                    /* checked in the same stride, against the block
+                     * before (the decoding and the check share p1, p2) */
+                    if (v_any(u8k_vcheck2(&st, w, prev))) {
+                        bad = true;
+                        break;
+                    }
+                    o += u8k_block16(w, prev, dst + o, be, &e);
+                    if (e)
+                        done = b + 64 - (size_t)__builtin_clzll(e);
+                }
+                prev = w;
+                b += 64;
+            }
+            /* Every block before b is checked now; the windows' check-ahead
+             * goes on from there. */
+            if (checked < b) {
+                checked = b;
+                st.prev = prev;
+            }
+            i = done;
+            if (bad)
+                goto rest;
             continue;
         }
         sel = starts & U8K_WINDOW_STARTS;
