@@ -19,15 +19,16 @@ pc=$(find "$prefix" -name utf8kit.pc | head -1)
 libdir=$(dirname "$(dirname "$pc")")
 
 # pkg-config must point into the prefix even though the build was
-# configured with another one (cmake --install --prefix relocates only if
-# the .pc is relative; we pass the prefix through pkg-config's override)
+# configured with another one: the .pc finds its prefix from its own place
+# (${pcfiledir}), so an installed tree can be moved
 export PKG_CONFIG_PATH="$(dirname "$pc")"
-pcflags=$(pkg-config --define-variable=prefix="$prefix" --cflags --libs utf8kit)
+pcflags=$(pkg-config --cflags --libs utf8kit)
 echo "pkg-config: $pcflags"
+case "$pcflags" in *"$prefix"*) ;; *) echo "pkg-config does not point into $prefix"; exit 1 ;; esac
 "$cc" -std=c99 -Wall -Wextra -Werror "$here/install/consumer.c" $pcflags -o "$tmp/pc_shared"
 LD_LIBRARY_PATH="$libdir" "$tmp/pc_shared"
 "$cc" -std=c99 -Wall -Wextra -Werror "$here/install/consumer.c" \
-  $(pkg-config --define-variable=prefix="$prefix" --cflags utf8kit) "$libdir/libutf8kit.a" -o "$tmp/pc_static"
+  $(pkg-config --cflags utf8kit) "$libdir/libutf8kit.a" -o "$tmp/pc_static"
 "$tmp/pc_static"
 
 cmake -S "$here/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
