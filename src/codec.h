@@ -66,6 +66,19 @@ size_t u8k_encode_char(utf8kit_encoding enc, uint32_t cp, unsigned char out[8]);
  * windows-1252 and invalid encodings. */
 size_t u8k_bom_for(utf8kit_encoding enc, unsigned char out[4]);
 
+/* What the REPLACE policy writes in a target: `repl` (U+FFFD in the
+ * target, or the substitute where the target cannot hold U+FFFD) for
+ * invalid input, `sub` (the substitute) for a character the target cannot
+ * hold. One-shot conversions and streams share it, so they agree. */
+struct u8k_subst {
+    unsigned char repl[8], sub[8];
+    size_t repl_len, sub_len;
+};
+
+/* u8k_make_subst fills x for target `to` with the substitute (0 = '?').
+ * Returns false when the substitute itself does not fit the target. */
+bool u8k_make_subst(struct u8k_subst *x, utf8kit_encoding to, uint32_t substitute);
+
 /* u8k_cp1252_high[b - 0x80]: the code point windows-1252 byte b in
  * 80..9F stands for (the WHATWG index). */
 extern const uint16_t u8k_cp1252_high[32];

@@ -121,17 +121,9 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     }
 }
 
-/* What the driver writes for an error: `repl` (bytes, a whole number of
- * output units) for invalid input, `sub` for a character the target
- * cannot hold. */
-struct subst {
-    unsigned char repl[8], sub[8];
-    size_t repl_len, sub_len;
-};
-
 /* The typed driver. Counts are in units of the pair. */
 static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
-                            utf8kit_policy pol, unsigned flags, const struct subst *x)
+                            utf8kit_policy pol, unsigned flags, const struct u8k_subst *x)
 {
     const u8k_kernels *k = u8k_active();
     const unsigned char *s = src;
@@ -182,19 +174,6 @@ static bool policy_ok(utf8kit_policy pol)
            pol == UTF8KIT_ASSUME_VALID;
 }
 
-/* Fills x for target `to`: U+FFFD there, else the substitute; the
- * substitute itself (0 = '?'). False when the substitute does not fit. */
-static bool make_subst(struct subst *x, utf8kit_encoding to, uint32_t substitute)
-{
-    x->sub_len = u8k_encode_char(to, substitute ? substitute : '?', x->sub);
-    x->repl_len = u8k_encode_char(to, UTF8KIT_REPLACEMENT_CHARACTER, x->repl);
-    if (x->repl_len == 0) {
-        memcpy(x->repl, x->sub, sizeof x->repl);
-        x->repl_len = x->sub_len;
-    }
-    return x->sub_len != 0;
-}
-
 /* Writes the n ASCII bytes of s as n units of osz bytes (1, 2 or 4), in
  * big-endian order when be. */
 static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz, bool be)
@@ -213,7 +192,7 @@ static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz
  * dst, per the policy. */
 static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
                               size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
-                              const struct subst *x, size_t pos, size_t w, size_t replaced)
+                              const struct u8k_subst *x, size_t pos, size_t w, size_t replaced)
 {
     utf8kit_result r;
     unsigned char buf[8];
@@ -311,7 +290,7 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
     static const utf8kit_options defaults;
     const unsigned char *s = src;
     unsigned char *d = dst;
-    struct subst x;
+    struct u8k_subst x;
     size_t pos = 0, w = 0, isz, osz;
     utf8kit_result r;
     enum pair p;
@@ -323,7 +302,7 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
     if (!u8k_encoding_valid(from) || !u8k_encoding_valid(to) || !policy_ok(opt->policy) ||
         (unsigned)opt->bom > UTF8KIT_BOM_ADD || (src == NULL && src_len != 0))
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    if (!make_subst(&x, to, opt->substitute) && opt->policy == UTF8KIT_REPLACE)
+    if (!u8k_make_subst(&x, to, opt->substitute) && opt->policy == UTF8KIT_REPLACE)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
     if (s == NULL)
         s = (const unsigned char *)""; /* len 0: no pointer arithmetic on NULL */
@@ -450,7 +429,7 @@ size_t utf8kit_max_output_size(utf8kit_encoding from, utf8kit_encoding to, size_
 
 utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_cap)
 {
-    static const struct subst x = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
+    static const struct u8k_subst x = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
     if (s == NULL && len != 0)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
     return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x);
@@ -461,10 +440,10 @@ utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_c
 static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, size_t len,
                             void *dst, size_t cap, utf8kit_policy pol, unsigned flags)
 {
-    struct subst x;
+    struct u8k_subst x;
     if ((src == NULL && len != 0) || !policy_ok(pol))
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    make_subst(&x, to, '?');
+    u8k_make_subst(&x, to, '?');
     return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, &x);
 }
 

@@ -67,8 +67,7 @@ struct call {
     size_t cap, w;        /* output capacity (SIZE_MAX when measuring), written */
     size_t replaced;
     uint64_t base;        /* absolute offset of src[0] */
-    unsigned char repl[8], sub[8]; /* what REPLACE writes, as utf8kit_convert */
-    size_t repl_len, sub_len;
+    struct u8k_subst x;   /* what REPLACE writes, as utf8kit_convert */
 };
 
 static unsigned phase(const utf8kit_stream *st) { return (unsigned)st->state & PHASE_MASK; }
@@ -84,21 +83,6 @@ static bool hold_ambiguous(const utf8kit_stream *st)
     return st->opt.policy == UTF8KIT_STRICT || st->opt.stop_after_error;
 }
 
-/* The substitutions, as utf8kit_convert makes them: U+FFFD in the target
- * for invalid input (the substitute when the target lacks U+FFFD), the
- * substitute ('?' when 0) for a character the target cannot hold. False
- * when the substitute itself does not fit the target. */
-static bool make_subst(struct call *c, utf8kit_encoding to, uint32_t substitute)
-{
-    c->sub_len = u8k_encode_char(to, substitute ? substitute : '?', c->sub);
-    c->repl_len = u8k_encode_char(to, UTF8KIT_REPLACEMENT_CHARACTER, c->repl);
-    if (c->repl_len == 0) {
-        memcpy(c->repl, c->sub, sizeof c->repl);
-        c->repl_len = c->sub_len;
-    }
-    return c->sub_len != 0;
-}
-
 utf8kit_status utf8kit_stream_init(utf8kit_stream *st, utf8kit_encoding from, utf8kit_encoding to,
                                    const utf8kit_options *opt)
 {
@@ -111,7 +95,7 @@ utf8kit_status utf8kit_stream_init(utf8kit_stream *st, utf8kit_encoding from, ut
     if (!u8k_encoding_valid(from) || !u8k_encoding_valid(to) ||
         (unsigned)st->opt.policy > UTF8KIT_ASSUME_VALID ||
         (unsigned)st->opt.bom > UTF8KIT_BOM_ADD ||
-        (!make_subst(&c, to, st->opt.substitute) && st->opt.policy == UTF8KIT_REPLACE)) {
+        (!u8k_make_subst(&c.x, to, st->opt.substitute) && st->opt.policy == UTF8KIT_REPLACE)) {
         memset(st, 0, sizeof *st); /* from = UNKNOWN: every call is refused */
         return UTF8KIT_ERR_INVALID_ARGUMENT;
     }
@@ -149,7 +133,7 @@ static utf8kit_status on_error(struct call *c, utf8kit_status kind, uint64_t at,
         return UTF8KIT_OK;
     if (pol == UTF8KIT_REPLACE) {
         bool unrep = kind == UTF8KIT_ERR_UNREPRESENTABLE;
-        if (!put(c, unrep ? c->sub : c->repl, unrep ? c->sub_len : c->repl_len))
+        if (!put(c, unrep ? c->x.sub : c->x.repl, unrep ? c->x.sub_len : c->x.repl_len))
             return UTF8KIT_ERR_OUTPUT_TOO_SMALL;
     }
     if (pol == UTF8KIT_REPLACE || pol == UTF8KIT_SKIP)
@@ -410,7 +394,7 @@ utf8kit_result utf8kit_stream_convert(utf8kit_stream *st, const void *src, size_
     c.dst = dst;
     c.cap = dst ? cap : SIZE_MAX;
     c.base = st->offset;
-    make_subst(&c, st->to, st->opt.substitute);
+    u8k_make_subst(&c.x, st->to, st->opt.substitute);
 
     /* The byte after a provisional INVALID_LEAD has come: now its kind is
      * known (a continuation byte makes C0/C1 OVERLONG, F5..F7 TOO_LARGE). */

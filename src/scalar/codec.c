@@ -452,3 +452,14 @@ size_t u8k_bom_for(utf8kit_encoding enc, unsigned char out[4])
         return k;
     }
 }
+
+bool u8k_make_subst(struct u8k_subst *x, utf8kit_encoding to, uint32_t substitute)
+{
+    x->sub_len = u8k_encode_char(to, substitute ? substitute : '?', x->sub);
+    x->repl_len = u8k_encode_char(to, UTF8KIT_REPLACEMENT_CHARACTER, x->repl);
+    if (x->repl_len == 0) {
+        memcpy(x->repl, x->sub, sizeof x->repl);
+        x->repl_len = x->sub_len;
+    }
+    return x->sub_len != 0;
+}
