@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -399,7 +400,21 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *mode_fro
         snprintf(out->tmp, n, "%.*s.%s.utf8kit-XXXXXX", (int)dlen, path, base);
     }
     install_signal_cleanup();
-    out->fd = mkstemp(out->tmp);
+    {
+        /* The handlers must never see the file without its name: a signal
+         * between mkstemp creating it and pending_tmp naming it would
+         * leave it behind, so they wait until both are done. */
+        sigset_t cleanup, old;
+        sigemptyset(&cleanup);
+        sigaddset(&cleanup, SIGINT);
+        sigaddset(&cleanup, SIGTERM);
+        sigaddset(&cleanup, SIGHUP);
+        pthread_sigmask(SIG_BLOCK, &cleanup, &old);
+        out->fd = mkstemp(out->tmp);
+        if (out->fd >= 0)
+            pending_tmp = out->tmp;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+    }
     if (out->fd < 0) {
         int e = errno;
         free(out->tmp);
@@ -408,7 +423,6 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *mode_fro
         cli_output_abort(out);
         return -1;
     }
-    pending_tmp = out->tmp;
     return 0;
 }
 
