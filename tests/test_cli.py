@@ -445,7 +445,7 @@ p = subprocess.Popen([CLI, "fix", "-o", path("interrupted.txt")], stdin=subproce
                      stderr=subprocess.PIPE)
 p.stdin.write(b"partial \xff input")
 p.stdin.flush()
-for _ in range(100):  # wait until the temporary file exists
+for _ in range(500):  # wait (up to 10 s on a loaded machine) until the temporary file exists
     if leftovers(TMP):
         break
     time.sleep(0.02)
