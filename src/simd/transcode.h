@@ -50,24 +50,27 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
     return j - k > i ? j - k : j;
 }
 
-/* The generic UTF-8 -> X loop. ASCII(i, o) converts VW ASCII bytes at
- * src + i to dst + o; SCALAR(s, n, d, c) is the reference kernel. */
-#define U8K_FROM_UTF8_LOOP(ASCII, SCALAR)                                                  \
+/* End of a stretch of units that may be cut anywhere (Latin-1, UTF-32). */
+#define U8K_END_ANY(i) (len - (i) > U8K_STRETCH ? (i) + U8K_STRETCH : len)
+
+/* The loop every generic kernel runs. BLOCK converts the VW units at
+ * src + i to dst + o (u8k_v v is there to hold them) and is true when it
+ * could, i.e. when they are all ASCII; otherwise the scalar kernel SCALAR
+ * (s, n, d, c) converts the stretch up to STRETCH_END(i), which must end
+ * on a character boundary, and the loop looks for ASCII blocks again. */
+#define U8K_BLOCK_LOOP(BLOCK, STRETCH_END, SCALAR)                                         \
     size_t i = 0, o = 0;                                                                   \
     utf8kit_result r;                                                                      \
     for (;;) {                                                                             \
         size_t j;                                                                          \
-        while (i + VW <= len && o + VW <= cap) {                                           \
-            u8k_v v = v_load(src + i);                                                     \
-            if (v_high(v))                                                                 \
-                break;                                                                     \
-            ASCII;                                                                         \
+        u8k_v v;                                                                           \
+        while (i + VW <= len && o + VW <= cap && (BLOCK)) {                                \
             i += VW;                                                                       \
             o += VW;                                                                       \
         }                                                                                  \
         if (i + VW > len || o + VW > cap)                                                  \
             break;                                                                         \
-        j = u8k_stretch8(src, len, i);                                                     \
+        j = STRETCH_END(i);                                                                \
         r = SCALAR(src + i, j - i, dst + o, cap - o);                                      \
         if (r.status == UTF8KIT_OK) {                                                      \
             i = j;                                                                         \
@@ -80,6 +83,12 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
     }                                                                                      \
     r = SCALAR(src + i, len - i, dst + o, cap - o);                                        \
     return u8k_shift(r, i, o)
+
+/* The UTF-8 (and Latin-1) -> X loop: ASCII stores the block v at dst + o. */
+#define U8K_ASCII_IN(ASCII) ((v = v_load(src + i)), !v_high(v) && ((ASCII), 1))
+#define U8K_END8(i) u8k_stretch8(src, len, i)
+#define U8K_FROM_UTF8_LOOP(ASCII, SCALAR)                                                  \
+    U8K_BLOCK_LOOP(U8K_ASCII_IN(ASCII), U8K_END8, SCALAR)
 
 /* An instruction set may bring its own UTF-16 kernels (simd/compress.h,
  * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF8_TO_UTF32,
@@ -120,41 +129,15 @@ static utf8kit_result simd_latin1_to_utf8(const unsigned char *src, size_t len, 
 {
     /* Latin-1 has no errors; a stretch may end anywhere. */
 #define SC(s, n, d, c) u8k_scalar_latin1_to_utf8(s, n, d, c)
-#define u8k_stretch8(s, n, i) ((n) - (i) > U8K_STRETCH ? (i) + U8K_STRETCH : (n))
-    U8K_FROM_UTF8_LOOP(v_store(dst + o, v), SC);
-#undef u8k_stretch8
+    U8K_BLOCK_LOOP(U8K_ASCII_IN(v_store(dst + o, v)), U8K_END_ANY, SC);
 #undef SC
 }
 #endif
 
 /* The UTF-16 / UTF-32 -> UTF-8 loop: NARROW(&v) loads VW units at src + i
- * and is true when they are all ASCII; STRETCH_END(i) ends a stretch. */
+ * and is true when they are all ASCII, narrowed into v. */
 #define U8K_TO_UTF8_LOOP(NARROW, STRETCH_END, SCALAR)                                      \
-    size_t i = 0, o = 0;                                                                   \
-    utf8kit_result r;                                                                      \
-    for (;;) {                                                                             \
-        size_t j;                                                                          \
-        u8k_v v;                                                                           \
-        while (i + VW <= len && o + VW <= cap && NARROW(&v)) {                             \
-            v_store(dst + o, v);                                                           \
-            i += VW;                                                                       \
-            o += VW;                                                                       \
-        }                                                                                  \
-        if (i + VW > len || o + VW > cap)                                                  \
-            break;                                                                         \
-        j = STRETCH_END(i);                                                                \
-        r = SCALAR(src + i, j - i, dst + o, cap - o);                                      \
-        if (r.status == UTF8KIT_OK) {                                                      \
-            i = j;                                                                         \
-            o += r.written;                                                                \
-            continue;                                                                      \
-        }                                                                                  \
-        if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)                                      \
-            return u8k_shift(r, i, o);                                                     \
-        break;                                                                             \
-    }                                                                                      \
-    r = SCALAR(src + i, len - i, dst + o, cap - o);                                        \
-    return u8k_shift(r, i, o)
+    U8K_BLOCK_LOOP(NARROW(&v) && (v_store(dst + o, v), 1), STRETCH_END, SCALAR)
 
 /* A UTF-16 stretch must not end between the two halves of a pair: stop
  * one unit early when its last unit is a high surrogate (D800..DBFF). */
@@ -190,11 +173,9 @@ static utf8kit_result simd_utf32_to_utf8(const uint32_t *src, size_t len, unsign
                                          size_t cap, unsigned flags)
 {
 #define NARROW(pv) v_narrow32(src + i, pv)
-#define END(i) ((len) - (i) > U8K_STRETCH ? (i) + U8K_STRETCH : (len))
 #define SC(s, n, d, c) u8k_scalar_utf32_to_utf8(s, n, d, c, flags)
-    U8K_TO_UTF8_LOOP(NARROW, END, SC);
+    U8K_TO_UTF8_LOOP(NARROW, U8K_END_ANY, SC);
 #undef SC
-#undef END
 #undef NARROW
 }
 #endif
