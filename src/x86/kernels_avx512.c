@@ -82,6 +82,8 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/compress.h"
+#include "simd/compress_to_utf8.h"
+#include "simd/latin1_avx512.h"
 
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
