@@ -221,6 +221,15 @@ void cli_json_string(FILE *f, const char *s);
  * \u0080..\u009F, anything else as itself. */
 void cli_print_char(FILE *f, uint32_t cp, const unsigned char *p, size_t n);
 
+/* cli_print_value prints the value cp as cli_print_char does, from its
+ * UTF-8 form; values UTF-8 cannot hold (surrogates, beyond U+10FFFF in the
+ * RFC 2279 form) are escaped as \uXXXX or \UXXXXXXXX. */
+void cli_print_value(FILE *f, uint32_t cp);
+
+/* cli_first_char decodes the first character of p[0..n), a non-empty
+ * valid run of the form: its value in *cp, its length in bytes returned. */
+size_t cli_first_char(cli_form form, const unsigned char *p, size_t n, uint32_t *cp);
+
 /* cli_parse_u64 parses a decimal count; false on junk or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *v);
 

@@ -227,6 +227,36 @@ void cli_print_char(FILE *f, uint32_t cp, const unsigned char *p, size_t n)
         fwrite(p, 1, n, f);
 }
 
+void cli_print_value(FILE *f, uint32_t cp)
+{
+    char o[UTF8KIT_MAX_SEQUENCE];
+    size_t n = utf8kit_encode(cp, o);
+    if (n)
+        cli_print_char(f, cp, (const unsigned char *)o, n);
+    else if (cp >= 0xD800 && cp <= 0xDFFF)
+        fprintf(f, "\\u%04lX", (unsigned long)cp);
+    else /* beyond U+10FFFF: the RFC 2279 form's 31-bit values */
+        fprintf(f, "\\U%08lX", (unsigned long)cp);
+}
+
+size_t cli_first_char(cli_form form, const unsigned char *p, size_t n, uint32_t *cp)
+{
+    unsigned char u[4];
+    utf8kit_result c;
+    size_t len;
+    if (form == CLI_FORM_UTF8) {
+        if (utf8kit_decode((const char *)p, n, cp, &len) != UTF8KIT_OK || len == 0)
+            return *cp = 0xFFFD, 1; /* cannot happen in a valid run */
+        return len;
+    }
+    /* The first character through UTF-32: room for one value, so the
+     * conversion stops after it (OUTPUT_TOO_SMALL) and `read` is its
+     * length in the form (6 for a CESU-8 surrogate pair). */
+    c = utf8kit_convert(cli_form_encoding(form), UTF8KIT_UTF32LE, p, n, u, 4, NULL);
+    *cp = (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 | (uint32_t)u[3] << 24;
+    return c.read ? c.read : 1;
+}
+
 int cmd_decode(int argc, char **argv)
 {
     cli_args a = {argc, 1, argv, "decode", false, NULL, NULL, 0};
@@ -275,12 +305,7 @@ int cmd_decode(int argc, char **argv)
                 st = r.status;
                 len = r.error_len ? r.error_len : 1;
             } else {
-                unsigned char u[4];
-                utf8kit_result c = utf8kit_convert(cli_form_encoding(form), UTF8KIT_UTF32LE,
-                                                   bytes + i, ok, u, 4, NULL);
-                cp = (uint32_t)u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16 |
-                     (uint32_t)u[3] << 24;
-                len = c.read ? c.read : 1;
+                len = cli_first_char(form, bytes + i, ok, &cp);
             }
         }
         cli_hex(bytes + i, len > 8 ? 8 : len, hex, sizeof hex);
@@ -297,11 +322,8 @@ int cmd_decode(int argc, char **argv)
                 printf("%s[%s: %s%s%s]", any ? " " : "", hex, utf8kit_strerror(st),
                        att ? "; " : "", att ? att : "");
         } else if (verbose) {
-            unsigned char o[4];
-            size_t ol = utf8kit_encode(cp, (char *)o);
             printf("%-12s U+%04lX  ", hex, (unsigned long)cp);
-            if (ol)
-                cli_print_char(stdout, cp, o, ol);
+            cli_print_value(stdout, cp);
             putchar('\n');
         } else {
             printf("%sU+%04lX", any ? " " : "", (unsigned long)cp);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 typedef struct inspector {
+    cli_form form;
     const unsigned char *buf;
     uint64_t base;
     uint64_t errors;
@@ -23,7 +24,9 @@ static void print_help(void)
           "   or: utf8kit inspect -s STRING\n"
           "Print one line per character: byte offset, bytes in hex, U+XXXX and the\n"
           "character (controls escaped), or the kind of each invalid sequence.\n\n"
-          "  -s, --string STRING  inspect STRING instead of a file\n\n"
+          "  -s, --string STRING  inspect STRING instead of a file\n"
+          "      --form=FORM      utf8 (RFC 3629, default), cesu8, mutf8, legacy;\n"
+          "                       the character column is always UTF-8\n\n"
           "Exit status: 0 all valid, 1 some sequence is invalid, 2 usage or I/O error.\n",
           stdout);
 }
@@ -33,14 +36,15 @@ static void on_valid(void *ctx, const unsigned char *p, size_t n)
     inspector *ins = ctx;
     while (n) {
         uint32_t cp;
-        size_t len;
-        char hex[3 * 4 + 1];
-        if (utf8kit_decode((const char *)p, n, &cp, &len) != UTF8KIT_OK || len == 0)
-            len = 1, cp = 0xFFFD; /* cannot happen in a valid run */
+        size_t len = cli_first_char(ins->form, p, n, &cp);
+        char hex[3 * 6 + 1];
         cli_hex(p, len, hex, sizeof hex);
         printf("%10llu  %-12s U+%04lX  ", (unsigned long long)(ins->base + (uint64_t)(p - ins->buf)),
                hex, (unsigned long)cp);
-        cli_print_char(stdout, cp, p, len);
+        if (ins->form == CLI_FORM_UTF8)
+            cli_print_char(stdout, cp, p, len);
+        else /* a CESU-8 pair or C0 80 is written as UTF-8, never copied */
+            cli_print_value(stdout, cp);
         putchar('\n');
         p += len;
         n -= len;
@@ -62,9 +66,10 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
     return false;
 }
 
-enum { O_STRING = 1, O_HELP };
+enum { O_STRING = 1, O_FORM, O_HELP };
 static const cli_opt opts[] = {
     {"string", 's', 1, O_STRING},
+    {"form", 0, 1, O_FORM},
     {"help", 'h', 0, O_HELP},
     {NULL, 0, 0, 0},
 };
@@ -87,6 +92,13 @@ int cmd_inspect(int argc, char **argv)
             file = a.arg;
             break;
         case O_STRING: str = a.arg; break;
+        case O_FORM: {
+            int f = cli_parse_form(a.arg);
+            if (f < 0)
+                return cli_usage_error("inspect", "unknown form '%s'", a.arg);
+            ins.form = (cli_form)f;
+            break;
+        }
         case O_HELP: print_help(); return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
         }
     }
@@ -95,7 +107,7 @@ int cmd_inspect(int argc, char **argv)
     if (str) {
         size_t n = strlen(str);
         ins.buf = (const unsigned char *)str;
-        cli_walk(CLI_FORM_UTF8, ins.buf, n, n, 0, true, &v, &stopped);
+        cli_walk(ins.form, ins.buf, n, n, 0, true, &v, &stopped);
         rc = CLI_EXIT_OK;
     } else {
         cli_input in;
@@ -111,7 +123,7 @@ int cmd_inspect(int argc, char **argv)
             }
             ins.buf = in.buf;
             ins.base = in.base;
-            keep = cli_walk(CLI_FORM_UTF8, in.buf, in.len, in.len, in.base, in.eof, &v, &stopped);
+            keep = cli_walk(ins.form, in.buf, in.len, in.len, in.base, in.eof, &v, &stopped);
             if (in.eof || ferror(stdout))
                 break;
         }

@@ -504,6 +504,36 @@ f = write("insp.txt", b"a\xc0\xafb")
 r = run(["inspect", f])
 check(r.returncode == 1 and b"invalid  overlong encoding" in r.stdout
       and b"         3  62           U+0062  b" in r.stdout, "inspect a file with errors")
+# inspect --form: one line per character of that form, the character as UTF-8
+cesu_pair = "\U00010400".encode("utf-16-be")
+cesu_pair = b"".join(chr(int.from_bytes(cesu_pair[k:k + 2], "big")).encode("utf-8", "surrogatepass")
+                     for k in (0, 2))  # CESU-8 by hand: each surrogate as 3 octets
+check(cesu_pair == b"\xed\xa0\x81\xed\xb0\x80", "the CESU-8 oracle")
+f = write("insp_cesu.txt", b"A" + cesu_pair + b"\xff")
+r = run(["inspect", "--form=cesu8", f])
+lines = r.stdout.decode().split("\n")
+check(r.returncode == 1 and lines[0] == "         0  41           U+0041  A"
+      and lines[1] == "         1  ED A0 81 ED B0 80 U+10400  \U00010400"
+      and lines[2].startswith("         7  FF           invalid"), "inspect --form=cesu8:\n" + r.stdout.decode())
+r = run(["inspect", f])  # the same bytes as RFC 3629: six errors, then FF
+check(r.returncode == 1 and r.stdout.count(b"invalid") == 7, "inspect (utf8) of CESU-8")
+r = run(["inspect", "--form=mutf8"], data=b"a\xc0\x80")
+check(r.returncode == 0 and r.stdout.decode().split("\n")[1] == "         1  C0 80        U+0000  \\0",
+      "inspect --form=mutf8 on stdin:\n" + r.stdout.decode())
+r = run(["inspect", "--form=legacy", "-s", "x"])
+check(r.returncode == 0, "inspect --form=legacy -s")
+r = run(["inspect", "--form=legacy"], data=b"\xfd\xbf\xbf\xbf\xbf\xbf")
+check(r.returncode == 0 and "U+7FFFFFFF  \\U7FFFFFFF" in r.stdout.decode(), "inspect --form=legacy 6 octets")
+check(run(["inspect", "--form=klingon", "-s", "x"]).returncode == 2, "inspect --form unknown")
+# CESU-8 columns count a surrogate pair as one character, also when the
+# pairs cross the command's read chunks (standard input, several MiB)
+big = b"x" + cesu_pair * 1500000 + b"\xff"
+for args, data in ((["check", "--form=cesu8", "-"], big),
+                   (["check", "--form=cesu8", write("cesu_big.txt", big)], None)):
+    r = run(args, data=data)
+    check(r.returncode == 1 and r.stdout.split(b": byte")[0].endswith(b":1:1500002")
+          and b"byte %d:" % (len(big) - 1) in r.stdout, "CESU-8 columns: " + r.stdout.decode()[:200])
+
 # RFC 3629 section 7
 r = run(["encode", "U+0041", "U+2262", "U+0391", "U+002E"])
 check(r.stdout == b"41 E2 89 A2 CE 91 2E\n", "encode RFC 3629 7 (1)")
