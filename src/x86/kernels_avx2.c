@@ -66,18 +66,20 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
     _mm256_storeu_si256((__m256i *)(d + 24), _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)));
 }
 
-/* No v_narrow16: UTF-16 -> UTF-8 comes from simd/pext.h. */
+/* No v_narrow16: UTF-16 -> UTF-8 comes from simd/pext_to_utf8.h. */
 
-/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/pext.h. */
+/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/pext_to_utf8.h. */
 
-#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext.h */
+#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext_to_utf8.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
-#define U8K_OWN_LATIN1 1        /* from simd/pext.h */
+#define U8K_OWN_LATIN1 1        /* from simd/pext_latin1.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
-#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/pext.h */
+#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/pext_to_utf8.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
+#include "simd/pext_to_utf8.h"
+#include "simd/pext_latin1.h"
 
 const u8k_kernels u8k_avx2_kernels = {
     "avx2",
