@@ -249,6 +249,26 @@ UTF8KIT_API size_t utf8kit_count(const char *s, size_t len);
  * 1 for each maximal invalid subpart (its U+FFFD), as utf8kit_count. */
 UTF8KIT_API size_t utf8kit_utf16_length(const char *s, size_t len);
 
+/* utf8kit_counts: the figures utf8kit_validate_counts adds up. */
+typedef struct utf8kit_counts {
+    uint64_t lines;  /* LF (0A) bytes */
+    uint64_t seq[5]; /* seq[k]: well-formed sequences of k octets, k = 1..4
+                        (seq[1] counts the ASCII bytes); seq[0] stays 0 */
+} utf8kit_counts;
+
+/* utf8kit_validate_counts validates and counts in one pass.
+ * It returns exactly what utf8kit_validate(s, len) returns, and ADDS to
+ * *counts the LF bytes and the sequences, by length, of the valid prefix
+ * s[0..r.read) (all of s when valid): nothing of the invalid subpart or of
+ * what follows it is counted. Since it adds, calls over successive pieces of
+ * a text cut at character boundaries accumulate the figures of the whole
+ * text (characters = seq[1] + seq[2] + seq[3] + seq[4]); start from a
+ * zeroed struct. len == 0 returns UTF8KIT_OK with read 0 and adds nothing.
+ * counts == NULL, or s == NULL with len > 0, returns
+ * UTF8KIT_ERR_INVALID_ARGUMENT with read 0 and changes nothing. */
+UTF8KIT_API utf8kit_result utf8kit_validate_counts(const char *s, size_t len,
+                                                    utf8kit_counts *counts);
+
 /* ------------------------------------------------------------------------
  * Ordering and search
  * ---------------------------------------------------------------------- */

@@ -19,6 +19,7 @@ const u8k_kernels u8k_scalar_kernels = {
     u8k_scalar_ascii_prefix,
     u8k_scalar_count,
     u8k_scalar_utf16_length,
+    u8k_scalar_validate_counts,
     u8k_scalar_utf8_to_utf16,
     u8k_scalar_utf8_to_utf32,
     u8k_scalar_utf16_to_utf8,

@@ -49,6 +49,20 @@ utf8kit_status u8k_decode_step(const unsigned char *s, size_t len, uint32_t *cp,
 utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len);
 bool u8k_scalar_is_valid(const unsigned char *s, size_t len);
 size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len);
+/* The scalar reference of utf8kit_validate_counts (src/scalar/validate_counts.c). */
+utf8kit_result u8k_scalar_validate_counts(const unsigned char *s, size_t len,
+                                          utf8kit_counts *counts);
+
+/* u8k_tally_add adds to *t the byte classes of p[0..n), cut anywhere:
+ * lines += the 0A bytes, seq[1] += the bytes 00..7F, seq[2] += C0..DF,
+ * seq[3] += E0..EF, seq[4] += F0..FF (80..BF are not counted). In valid
+ * UTF-8 each sequence has exactly one such lead byte, so over a valid text
+ * these are the sequence counts; and since every byte counts on its own,
+ * the tally of s[0..e) is the tally of s[0..b) plus that of s[b..e) (or
+ * minus that of s[e..b)), whatever the offsets. u8k_tally_sub subtracts
+ * (modulo 2^64, so the sum comes out right once all terms are in). */
+void u8k_tally_add(utf8kit_counts *t, const unsigned char *p, size_t n);
+void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
 
 /* ---- kernels ------------------------------------------------------------ */
 
@@ -66,6 +80,8 @@ size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len);
  *    by the public wrappers.
  *  - count / utf16_length follow utf8kit_count / utf8kit_utf16_length
  *    (invalid subparts count as one character each).
+ *  - validate_counts follows utf8kit_validate_counts, with s != NULL,
+ *    len > 0 and counts != NULL.
  * A SIMD implementation may point any entry at the scalar function.
  */
 typedef struct u8k_kernels {
@@ -75,6 +91,7 @@ typedef struct u8k_kernels {
     size_t (*ascii_prefix)(const unsigned char *s, size_t len);
     size_t (*count)(const unsigned char *s, size_t len);
     size_t (*utf16_length)(const unsigned char *s, size_t len);
+    utf8kit_result (*validate_counts)(const unsigned char *s, size_t len, utf8kit_counts *counts);
     utf8kit_result (*utf8_to_utf16)(const unsigned char *src, size_t len, uint16_t *dst,
                                     size_t cap, unsigned flags);
     utf8kit_result (*utf8_to_utf32)(const unsigned char *src, size_t len, uint32_t *dst,

@@ -44,6 +44,11 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
     uint8x16_t m = vcgtq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(t));
     return vaddvq_u8(vshrq_n_u8(m, 7));
 }
+U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return vaddq_u8(a, b); }
+/* acc + 1 in every byte where v equals t (the compare gives FF there). */
+U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return vsubq_u8(acc, vceqq_u8(v, t)); }
+/* The sum of the 16 bytes of v, widened as it goes. */
+U8K_INLINE uint64_t v_sum(u8k_v v) { return vaddlvq_u8(v); }
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
 {
@@ -98,6 +103,7 @@ const u8k_kernels u8k_neon_kernels = {
     simd_ascii_prefix,
     simd_count,
     simd_utf16_length,
+    simd_validate_counts,
     simd_utf8_to_utf16,
     simd_utf8_to_utf32,
     simd_utf16_to_utf8,

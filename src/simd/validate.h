@@ -22,6 +22,9 @@
  *   v_any(v)        some byte is non-zero
  *   v_high(v)       bit k = high bit of byte k
  *   v_count_gt(v, t)  how many bytes are > t as signed bytes
+ *   v_add(a, b)     bytewise a + b (modulo 256)
+ *   v_inc_eq(acc, v, t)  acc + 1 in every byte where v equals t
+ *   v_sum(v)        the sum of the VW bytes of v
  *
  * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
  * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
@@ -276,6 +279,190 @@ U8K_INLINE size_t u8k_back_to_start(const unsigned char *s, size_t b)
         if (!u8k_is_cont(s[b - k]))
             return b - k;
     return b;
+}
+
+/* ---- validating and counting in one pass (utf8kit_validate_counts) ----
+ *
+ * The figures are a tally of byte classes (see u8k_tally_add): LF bytes,
+ * and the bytes 00..7F, C0..DF, E0..EF, F0..FF, one per sequence of 1, 2,
+ * 3, 4 octets in valid text. The last four depend on the high nibble
+ * only, which the check computes anyway, so two table lookups give them
+ * all, packed two to a byte: table A gives 01 for a nibble 0..7 and 10 for
+ * C..D, table B 01 for E and 10 for F. The lookups are added into byte
+ * accumulators whose low nibble counts one class and high nibble the
+ * other; a nibble holds 15 before it would carry, so after at most 15
+ * blocks the nibbles are split apart and summed (v_sum). LF bytes get a
+ * whole byte accumulator, summed every 255 blocks. An all-ASCII block
+ * only needs its LF bytes counted: its VW ASCII bytes are added directly.
+ */
+static const unsigned char u8k_t_count_a[16] = {
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0, 0, 0, 0, 0x10, 0x10, 0, 0,
+};
+static const unsigned char u8k_t_count_b[16] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x10,
+};
+
+typedef struct {
+    u8k_v a, b, nl;       /* the byte accumulators */
+    u8k_v ta, tb, lf, lo; /* the tables, 0A and 0F in every byte */
+    unsigned na, nnl;     /* blocks added into a/b and into nl since the last sums */
+    uint64_t lines, s1, s2, s3, s4;
+} u8k_ctally;
+
+U8K_INLINE void u8k_ct_init(u8k_ctally *c)
+{
+    c->a = c->b = c->nl = v_splat(0);
+    c->ta = v_table(u8k_t_count_a);
+    c->tb = v_table(u8k_t_count_b);
+    c->lf = v_splat(0x0A);
+    c->lo = v_splat(0x0F);
+    c->na = c->nnl = 0;
+    c->lines = c->s1 = c->s2 = c->s3 = c->s4 = 0;
+}
+
+U8K_INLINE void u8k_ct_flush_ab(u8k_ctally *c)
+{
+    c->s1 += v_sum(v_and(c->a, c->lo));
+    c->s2 += v_sum(v_shr4(c->a));
+    c->s3 += v_sum(v_and(c->b, c->lo));
+    c->s4 += v_sum(v_shr4(c->b));
+    c->a = c->b = v_splat(0);
+    c->na = 0;
+}
+
+U8K_INLINE void u8k_ct_flush_nl(u8k_ctally *c)
+{
+    c->lines += v_sum(c->nl);
+    c->nl = v_splat(0);
+    c->nnl = 0;
+}
+
+/* Room for k more blocks in every accumulator (k <= 15). */
+U8K_INLINE void u8k_ct_room(u8k_ctally *c, unsigned k, bool ab)
+{
+    if (ab && c->na + k > 15)
+        u8k_ct_flush_ab(c);
+    if (c->nnl + k > 255)
+        u8k_ct_flush_nl(c);
+    c->na += ab ? k : 0;
+    c->nnl += k;
+}
+
+/* One block, any bytes (after u8k_ct_room). */
+U8K_INLINE void u8k_ct_block(u8k_ctally *c, u8k_v cur)
+{
+    u8k_v h = v_shr4(cur);
+    c->a = v_add(c->a, v_lookup(c->ta, h));
+    c->b = v_add(c->b, v_lookup(c->tb, h));
+    c->nl = v_inc_eq(c->nl, cur, c->lf);
+}
+
+/* Adds the tally to *t. */
+U8K_INLINE void u8k_ct_end(u8k_ctally *c, utf8kit_counts *t)
+{
+    u8k_ct_flush_ab(c);
+    u8k_ct_flush_nl(c);
+    t->lines += c->lines;
+    t->seq[1] += c->s1;
+    t->seq[2] += c->s2;
+    t->seq[3] += c->s3;
+    t->seq[4] += c->s4;
+}
+
+/* u8k_vscan_tally is u8k_vscan (validation only) that also adds to *t the
+ * tally of the blocks before *at (all of s when valid). */
+U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
+                                utf8kit_counts *t)
+{
+    u8k_vstate st;
+    u8k_ctally ct;
+    size_t i = 0;
+    bool ok = false;
+    u8k_vinit(&st);
+    u8k_ct_init(&ct);
+    while (i + 4 * VW <= len) {
+        u8k_v a = v_load(s + i), b = v_load(s + i + VW);
+        u8k_v cc = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
+        if (v_high(v_or(v_or(a, b), v_or(cc, d))) == 0) {
+            if (v_any(v_subs(st.prev, st.tailmax)))
+                goto done;
+            u8k_ct_room(&ct, 4, false);
+            ct.nl = v_inc_eq(v_inc_eq(ct.nl, a, ct.lf), b, ct.lf);
+            ct.nl = v_inc_eq(v_inc_eq(ct.nl, cc, ct.lf), d, ct.lf);
+            ct.s1 += 4 * VW;
+        } else {
+            u8k_v e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
+                           v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
+            if (v_any(e))
+                break;
+            u8k_ct_room(&ct, 4, true);
+            u8k_ct_block(&ct, a);
+            u8k_ct_block(&ct, b);
+            u8k_ct_block(&ct, cc);
+            u8k_ct_block(&ct, d);
+        }
+        st.prev = d;
+        i += 4 * VW;
+    }
+    for (; i + VW <= len; i += VW) {
+        u8k_v cur = v_load(s + i);
+        if (v_high(cur) == 0) {
+            if (v_any(v_subs(st.prev, st.tailmax)))
+                goto done;
+            u8k_ct_room(&ct, 1, false);
+            ct.nl = v_inc_eq(ct.nl, cur, ct.lf);
+            ct.s1 += VW;
+        } else {
+            if (v_any(u8k_vcheck(&st, cur)))
+                goto done;
+            u8k_ct_room(&ct, 1, true);
+            u8k_ct_block(&ct, cur);
+        }
+        st.prev = cur;
+    }
+    {
+        size_t rem = len - i;
+        u8k_v cur = v_load_part(s + i, rem);
+        if (v_any(u8k_vcheck(&st, cur)))
+            goto done;
+        /* The VW - rem zero bytes of padding are ASCII, not LF. */
+        u8k_ct_room(&ct, 1, true);
+        u8k_ct_block(&ct, cur);
+        ct.s1 -= VW - rem;
+        ok = true;
+    }
+done:
+    u8k_ct_end(&ct, t);
+    *at = i;
+    return ok;
+}
+
+/* The vector pass tallies s[0..b) for the block b where an error shows;
+ * the scalar reference then finds the error at e (at most 3 bytes before
+ * b, or after it), and the tally is moved from b to e byte by byte. */
+static utf8kit_result simd_validate_counts(const unsigned char *s, size_t len,
+                                           utf8kit_counts *counts)
+{
+    size_t b, r;
+    utf8kit_result res;
+    utf8kit_counts t = {0, {0, 0, 0, 0, 0}};
+    if (u8k_vscan_tally(s, len, &b, &t)) {
+        res = u8k_res(UTF8KIT_OK, len, 0, 0);
+    } else {
+        r = u8k_back_to_start(s, b);
+        res = u8k_scalar_validate(s + r, len - r);
+        res.read += r;
+        if (res.read >= b)
+            u8k_tally_add(&t, s + b, res.read - b);
+        else
+            u8k_tally_sub(&t, s + res.read, b - res.read);
+    }
+    counts->lines += t.lines;
+    counts->seq[1] += t.seq[1];
+    counts->seq[2] += t.seq[2];
+    counts->seq[3] += t.seq[3];
+    counts->seq[4] += t.seq[4];
+    return res;
 }
 
 static bool simd_is_valid(const unsigned char *s, size_t len)

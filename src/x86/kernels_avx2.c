@@ -44,6 +44,19 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
     return (unsigned)_mm_popcnt_u32(
         (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(t))));
 }
+U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm256_add_epi8(a, b); }
+/* acc + 1 in every byte where v equals t (the compare gives -1 there). */
+U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t)
+{
+    return _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, t));
+}
+/* The sum of the 32 bytes of v: vpsadbw adds each 8 into a 64-bit lane. */
+U8K_INLINE uint64_t v_sum(u8k_v v)
+{
+    __m256i s = _mm256_sad_epu8(v, _mm256_setzero_si256());
+    __m128i x = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    return (uint64_t)_mm_cvtsi128_si64(x) + (uint64_t)_mm_extract_epi64(x, 1);
+}
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
 {
@@ -88,6 +101,7 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_ascii_prefix,
     simd_count,
     simd_utf16_length,
+    simd_validate_counts,
     simd_utf8_to_utf16_pext,
     simd_utf8_to_utf32_pext,
     simd_utf16_to_utf8_pext,

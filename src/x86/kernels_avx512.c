@@ -48,6 +48,17 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 {
     return (unsigned)_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(v, _mm512_set1_epi8(t)));
 }
+U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm512_add_epi8(a, b); }
+/* acc + 1 in every byte where v equals t: a masked subtract of -1. */
+U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t)
+{
+    return _mm512_mask_sub_epi8(acc, _mm512_cmpeq_epi8_mask(v, t), acc, _mm512_set1_epi8(-1));
+}
+/* The sum of the 64 bytes of v: vpsadbw adds each 8 into a 64-bit lane. */
+U8K_INLINE uint64_t v_sum(u8k_v v)
+{
+    return (uint64_t)_mm512_reduce_add_epi64(_mm512_sad_epu8(v, _mm512_setzero_si512()));
+}
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
 {
@@ -92,6 +103,7 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_ascii_prefix,
     simd_count,
     simd_utf16_length,
+    simd_validate_counts,
     simd_utf8_to_utf16_vbmi2,
     simd_utf8_to_utf32_vbmi2,
     simd_utf16_to_utf8_vbmi2,

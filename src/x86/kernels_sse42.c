@@ -35,6 +35,15 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 {
     return (unsigned)_mm_popcnt_u32((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(t))));
 }
+U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm_add_epi8(a, b); }
+/* acc + 1 in every byte where v equals t (the compare gives -1 there). */
+U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, t)); }
+/* The sum of the 16 bytes of v: psadbw adds each half into a 64-bit lane. */
+U8K_INLINE uint64_t v_sum(u8k_v v)
+{
+    __m128i s = _mm_sad_epu8(v, _mm_setzero_si128());
+    return (uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1);
+}
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
 {
@@ -89,6 +98,7 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_ascii_prefix,
     simd_count,
     simd_utf16_length,
+    simd_validate_counts,
     simd_utf8_to_utf16,
     simd_utf8_to_utf32,
     simd_utf16_to_utf8,
