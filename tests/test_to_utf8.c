@@ -1,0 +1,347 @@
+/*
+ * test_to_utf8.c - UTF-16 (LE and BE) and UTF-32 -> UTF-8 of the active
+ * kernel against the scalar reference kernel, aimed at the block steps of
+ * the SIMD kernels (16, 32 and 64 units):
+ *  - every length 0..300 of random mixes of ASCII, 2-byte, 3-byte and
+ *    4-byte characters (surrogate pairs), with lone surrogates sprinkled
+ *    in or not, the pair cut by the end or not;
+ *  - a lone high, a lone low, a reversed pair and a pair at every
+ *    position 0..140 of texts of each kind;
+ *  - output room exactly sufficient, one byte short, and ample; strict
+ *    and U8K_TRUSTED (valid and invalid input);
+ *  - inputs end at a PROT_NONE page and outputs end at another, so a read
+ *    or write past either end faults.
+ * Status, read, written, error_len and the bytes must match. Known
+ * answers from RFC 3629 section 7 (repeated past block edges) check the
+ * bytes against the standard itself.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "internal.h"
+#include "testlib.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+static unsigned long long seed = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return (uint32_t)(seed >> 13);
+}
+
+static const u8k_kernels *K;
+static size_t page;
+static unsigned char *in_end, *out_end; /* each just before a PROT_NONE page */
+#define RW_PAGES 4
+
+static unsigned char *guarded(void)
+{
+    unsigned char *m = mmap(NULL, page * (RW_PAGES + 1), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + page * RW_PAGES, page, PROT_NONE) != 0) {
+        perror("mmap");
+        exit(2);
+    }
+    return m + page * RW_PAGES;
+}
+
+static unsigned char want[4096], big[4096];
+
+static bool same(utf8kit_result a, utf8kit_result b)
+{
+    return a.status == b.status && a.read == b.read && a.written == b.written &&
+           a.error_len == b.error_len;
+}
+
+/* One kernel call against the scalar one, output ending at the guard. */
+static void check16(const uint16_t *s, size_t n, size_t cap, unsigned flags, const char *what)
+{
+    unsigned char *d = out_end - cap;
+    utf8kit_result w = u8k_scalar_utf16_to_utf8(s, n, want, cap, flags), r;
+    memset(d, 0xA5, cap);
+    r = K->utf16_to_utf8(s, n, d, cap, flags);
+    CHECK(same(r, w),
+          "%s%s%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu "
+          "wrote %zu elen %zu",
+          what, flags & U8K_BE ? " BE" : "", flags & U8K_TRUSTED ? " trusted" : "", n, cap,
+          utf8kit_status_name(r.status), r.read, r.written, r.error_len,
+          utf8kit_status_name(w.status), w.read, w.written, w.error_len);
+    CHECK(r.written > cap || memcmp(d, want, r.written) == 0, "%s len %zu cap %zu: bytes differ",
+          what, n, cap);
+}
+
+static void check32(const uint32_t *s, size_t n, size_t cap, unsigned flags, const char *what)
+{
+    unsigned char *d = out_end - cap;
+    utf8kit_result w = u8k_scalar_utf32_to_utf8(s, n, want, cap, flags), r;
+    memset(d, 0xA5, cap);
+    r = K->utf32_to_utf8(s, n, d, cap, flags);
+    CHECK(same(r, w),
+          "%s%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu "
+          "wrote %zu elen %zu",
+          what, flags & U8K_TRUSTED ? " trusted" : "", n, cap, utf8kit_status_name(r.status),
+          r.read, r.written, r.error_len, utf8kit_status_name(w.status), w.read, w.written,
+          w.error_len);
+    CHECK(r.written > cap || memcmp(d, want, r.written) == 0, "%s len %zu cap %zu: bytes differ",
+          what, n, cap);
+}
+
+/* The room the scalar kernel needs for the part it converts before any
+ * error: then that room, one byte less (when it helps), and ample room. */
+static void rooms16(const uint16_t *s, size_t n, const char *what)
+{
+    unsigned fl[4] = {0, U8K_BE, U8K_TRUSTED, U8K_TRUSTED | U8K_BE};
+    for (int f = 0; f < 4; f++) {
+        size_t need = u8k_scalar_utf16_to_utf8(s, n, big, sizeof big, fl[f]).written;
+        check16(s, n, need, fl[f], what);
+        if (need > 0)
+            check16(s, n, need - 1, fl[f], what);
+        check16(s, n, need + 97, fl[f], what);
+    }
+}
+
+static void rooms32(const uint32_t *s, size_t n, const char *what)
+{
+    unsigned fl[2] = {0, U8K_TRUSTED};
+    for (int f = 0; f < 2; f++) {
+        size_t need = u8k_scalar_utf32_to_utf8(s, n, big, sizeof big, fl[f]).written;
+        check32(s, n, need, fl[f], what);
+        if (need > 0)
+            check32(s, n, need - 1, fl[f], what);
+        check32(s, n, need + 97, fl[f], what);
+    }
+}
+
+/* Kinds of random unit: the weights of mix m are w[m][kind]. */
+enum { ASCII, TWO, THREE, PAIR, LONE_HIGH, LONE_LOW, KINDS };
+static const unsigned weights[][KINDS] = {
+    {8, 1, 1, 1, 0, 0}, /* mostly ASCII */
+    {2, 8, 0, 0, 0, 0}, /* ASCII and 2-byte: the below-U+0800 path */
+    {2, 2, 8, 0, 0, 0}, /* BMP, no surrogates */
+    {2, 1, 2, 6, 0, 0}, /* many pairs */
+    {1, 1, 1, 1, 0, 0}, /* everything valid */
+    {4, 2, 2, 2, 1, 1}, /* with unpaired surrogates */
+    {0, 0, 1, 8, 1, 0}, /* pairs and lone highs */
+};
+#define MIXES (sizeof weights / sizeof weights[0])
+
+static uint32_t value(int kind)
+{
+    uint32_t c;
+    switch (kind) {
+    case ASCII:
+        return rnd() % 0x80;
+    case TWO:
+        return 0x80 + rnd() % 0x780;
+    case THREE:
+        /* edges now and then: 0800, D7FF, E000, FFFF */
+        switch (rnd() % 8) {
+        case 0:
+            return 0x800;
+        case 1:
+            return 0xD7FF;
+        case 2:
+            return 0xE000;
+        case 3:
+            return 0xFFFF;
+        default:
+            c = 0x800 + rnd() % 0xF000; /* 0800..F7FF without D800..DFFF */
+            return c >= 0xD800 ? c + 0x800 : c;
+        }
+    case PAIR:
+        return (rnd() & 3) == 0 ? 0x10000 + (rnd() & 1) * 0xFFFFF : 0x10000 + rnd() % 0x100000;
+    case LONE_HIGH:
+        return 0xD800 + rnd() % 0x400;
+    default:
+        return 0xDC00 + rnd() % 0x400;
+    }
+}
+
+static int pick(size_t m)
+{
+    unsigned total = 0, k, r;
+    for (k = 0; k < KINDS; k++)
+        total += weights[m][k];
+    r = rnd() % total;
+    for (k = 0; r >= weights[m][k]; k++)
+        r -= weights[m][k];
+    return (int)k;
+}
+
+/* n host-order UTF-16 units of mix m (a pair may be cut by the end). */
+static void fill16(uint16_t *u, size_t n, size_t m)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t c = value(pick(m));
+        if (c >= 0x10000) {
+            u[i++] = (uint16_t)(0xD800 + ((c - 0x10000) >> 10));
+            if (i < n)
+                u[i++] = (uint16_t)(0xDC00 + ((c - 0x10000) & 0x3FF));
+        } else {
+            u[i++] = (uint16_t)c;
+        }
+    }
+}
+
+static uint16_t swap(uint16_t u) { return (uint16_t)(u << 8 | u >> 8); }
+
+/* The units u[0..n) placed at the input guard: as they are, and
+ * byte-swapped (checked as BE, which rooms16 also runs as LE garbage). */
+static void both16(const uint16_t *u, size_t n, const char *what)
+{
+    uint16_t *s = (uint16_t *)(void *)(in_end - 2 * n);
+    size_t k;
+    memcpy(s, u, 2 * n);
+    rooms16(s, n, what);
+    for (k = 0; k < n; k++)
+        s[k] = swap(u[k]);
+    rooms16(s, n, what);
+}
+
+static void at32(const uint32_t *c, size_t n, const char *what)
+{
+    uint32_t *s = (uint32_t *)(void *)(in_end - 4 * n);
+    memcpy(s, c, 4 * n);
+    rooms32(s, n, what);
+}
+
+/* RFC 3629 section 7: "A<NOT IDENTICAL TO><ALPHA>.", the Korean word
+ * "hangugeo", the Japanese "nihongo", and U+233B4 with a BOM, each as
+ * code points and as the octets the RFC gives. */
+struct known {
+    uint32_t cp[4];
+    size_t n;
+    unsigned char utf8[16];
+    size_t len;
+};
+static const struct known rfc[] = {
+    {{0x41, 0x2262, 0x391, 0x2E}, 4, {0x41, 0xE2, 0x89, 0xA2, 0xCE, 0x91, 0x2E}, 7},
+    {{0xD55C, 0xAD6D, 0xC5B4}, 3, {0xED, 0x95, 0x9C, 0xEA, 0xB5, 0xAD, 0xEC, 0x96, 0xB4}, 9},
+    {{0x65E5, 0x672C, 0x8A9E}, 3, {0xE6, 0x97, 0xA5, 0xE6, 0x9C, 0xAC, 0xE8, 0xAA, 0x9E}, 9},
+    {{0xFEFF, 0x233B4}, 2, {0xEF, 0xBB, 0xBF, 0xF0, 0xA3, 0x8E, 0xB4}, 7},
+};
+
+/* Each RFC example, and all of them in turn, repeated over 200 units. */
+static void known_answers(void)
+{
+    static uint16_t u[512];
+    static uint32_t c[512];
+    static unsigned char exp[2048];
+    for (size_t which = 0; which <= 4; which++) {
+        size_t nu = 0, nc = 0, ne = 0, r = 0;
+        while (nu < 200) {
+            const struct known *k = &rfc[which < 4 ? which : r % 4];
+            for (size_t j = 0; j < k->n; j++) {
+                uint32_t v = k->cp[j];
+                c[nc++] = v;
+                if (v >= 0x10000) {
+                    u[nu++] = (uint16_t)(0xD800 + ((v - 0x10000) >> 10));
+                    u[nu++] = (uint16_t)(0xDC00 + ((v - 0x10000) & 0x3FF));
+                } else {
+                    u[nu++] = (uint16_t)v;
+                }
+            }
+            memcpy(exp + ne, k->utf8, k->len);
+            ne += k->len;
+            r++;
+        }
+        for (int be = 0; be < 2; be++) {
+            uint16_t *s = (uint16_t *)(void *)(in_end - 2 * nu);
+            unsigned char *d = out_end - ne;
+            utf8kit_result res;
+            for (size_t j = 0; j < nu; j++)
+                s[j] = be ? swap(u[j]) : u[j];
+            res = K->utf16_to_utf8(s, nu, d, ne, be ? U8K_BE : 0);
+            CHECK(res.status == UTF8KIT_OK && res.read == nu && res.written == ne &&
+                      memcmp(d, exp, ne) == 0,
+                  "RFC 3629 example %zu as UTF-16%s: %s read %zu wrote %zu", which,
+                  be ? "BE" : "LE", utf8kit_status_name(res.status), res.read, res.written);
+        }
+        {
+            uint32_t *s = (uint32_t *)(void *)(in_end - 4 * nc);
+            unsigned char *d = out_end - ne;
+            utf8kit_result res;
+            memcpy(s, c, 4 * nc);
+            res = K->utf32_to_utf8(s, nc, d, ne, 0);
+            CHECK(res.status == UTF8KIT_OK && res.read == nc && res.written == ne &&
+                      memcmp(d, exp, ne) == 0,
+                  "RFC 3629 example %zu as UTF-32: %s read %zu wrote %zu", which,
+                  utf8kit_status_name(res.status), res.read, res.written);
+        }
+    }
+}
+
+int main(void)
+{
+    static uint16_t u[400], v[400];
+    static uint32_t c[400], e[400];
+    static const uint32_t bad32[] = {0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0x110000, 0xFFFFFFFFu};
+    size_t m, n, p;
+    test_begin();
+    K = u8k_active();
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    in_end = guarded();
+    out_end = guarded();
+
+    known_answers();
+
+    /* Every length 0..300 of every mix. */
+    for (m = 0; m < MIXES; m++)
+        for (n = 0; n <= 300; n++) {
+            fill16(u, n, m);
+            both16(u, n, "utf16 mix");
+        }
+
+    /* A lone high, a lone low, a low then a high, and a good pair at
+     * every position of texts of each valid kind (mixes 0..4), so that
+     * each meets every block edge. */
+    for (m = 0; m < 5; m++) {
+        fill16(v, 150, m);
+        /* no pair cut by the end of the base text */
+        if ((v[149] & 0xFC00) == 0xD800)
+            v[149] = 'x';
+        for (p = 0; p < 140; p++) {
+            static const uint16_t a[4] = {0xD834, 0xDD1E, 0xDD1E, 0xD834};
+            static const uint16_t b[4] = {'a', 'b', 0xD834, 0xDD1E};
+            for (int k = 0; k < 4; k++) {
+                memcpy(u, v, sizeof v);
+                /* do not leave half of a pair of the base text behind */
+                if (p > 0 && (u[p - 1] & 0xFC00) == 0xD800)
+                    u[p - 1] = 'y';
+                if ((u[p + 2] & 0xFC00) == 0xDC00)
+                    u[p + 2] = 'z';
+                u[p] = a[k];
+                u[p + 1] = b[k];
+                both16(u, 150, k == 0 ? "lone high" : k == 1 ? "lone low" : k == 2 ? "low high" : "pair");
+            }
+        }
+    }
+
+    /* UTF-32: every length of every mix, sometimes with a bad value. */
+    for (m = 0; m < 5; m++)
+        for (n = 0; n <= 300; n++) {
+            for (p = 0; p < n; p++)
+                c[p] = value(pick(m));
+            at32(c, n, "utf32 mix");
+            if (n > 0) {
+                c[rnd() % n] = bad32[rnd() % (sizeof bad32 / sizeof bad32[0])];
+                at32(c, n, "utf32 bad");
+            }
+        }
+    /* a bad value at every position 0..140 */
+    for (m = 0; m < 5; m++) {
+        for (p = 0; p < 150; p++)
+            e[p] = value(pick(m));
+        for (p = 0; p < 140; p++)
+            for (size_t k = 0; k < sizeof bad32 / sizeof bad32[0]; k++) {
+                memcpy(c, e, sizeof e);
+                c[p] = bad32[k];
+                at32(c, 150, "utf32 bad at");
+            }
+    }
+    return test_done("to_utf8");
+}
