@@ -6,34 +6,21 @@
  * D. Lemire, "Transcoding Unicode Characters with AVX-512 Instructions",
  * Software: Practice and Experience 53(12), 2023, in our own form:
  *
- * UTF-8 -> UTF-16, per 64-byte window at a character start i:
- *  1. the character starts are the bytes that are not 80..BF; those at
- *     offsets 0..60 begin characters that end inside the window;
- *  2. 16 starts at a time (up to 4 groups), compress their offsets into
- *     16 bytes, and with one byte permutation gather the 4 bytes from
- *     each start into one 32-bit lane;
- *  3. decode every lane at once (its first byte gives the length) and
- *     turn values >= U+10000 into a surrogate pair in the lane's two
- *     16-bit halves;
- *  4. compress the 16-bit halves that are used and store them;
- *  5. the next window starts at the first start after offset 60.
- * Validity comes from the lookup validator of simd/validate.h run a
- * window ahead: a character is converted only when all its bytes lie in
- * blocks already checked. An all-ASCII window needs no check; after one,
- * the check-ahead restarts cleanly at its end (blocks need not be
- * aligned). The last 1..63 bytes are one masked window checked on its
- * own. Anything a window cannot take (an error, too little room) goes to
- * the scalar reference kernel, which then also gives the exact error
- * report.
- *
- * A window with no byte F0..FF (no 4-byte character) instead starts a
- * run of 64-byte blocks at a fixed stride (u8k_block16): every byte is
- * decoded as the possible last byte of a character, compress keeps the
- * real ends, and each block is checked against the one before it in the
- * same pass. The run ends at a byte F0..FF, an error or the end.
- *
- * UTF-8 -> UTF-32 is the same with step 4 storing the values (windows
- * only).
+ * UTF-8 -> UTF-16 and UTF-32 run in 64-byte blocks at a fixed stride from
+ * the start of the input, so the next block's position never waits for
+ * this one's data: a character is converted in the block holding its
+ * last byte (for UTF-16, a 4-byte character's high surrogate in the block
+ * holding its third byte). Every byte is decoded as the possible end of
+ * a character, seeing the bytes one, two and three places before it
+ * (from the block before when it wraps, with one two-table byte
+ * permutation each); compress keeps the real ends. Each block is checked
+ * against the one before it by the lookup validator of simd/validate.h in
+ * the same pass; an all-ASCII block is widened, and needs only the check
+ * that the block before it ended a character. The last 0..63 bytes (all
+ * of a short input) are one masked block, whose zero padding the check
+ * sees as the end of the input. An error, or too little room, hands the
+ * rest to the scalar reference kernel from the end of the last character
+ * stored, which then also gives the exact error report.
  *
  * UTF-16/32 -> UTF-8 are in simd/compress_to_utf8.h, Latin-1 <-> UTF-8 in
  * simd/latin1_avx512.h.
@@ -44,122 +31,41 @@
 
 #include "internal.h"
 
-/* Byte k: k (the offsets of a window). */
-#define U8K_IOTA                                                                           \
-    _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46,  \
-                    45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28,  \
-                    27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,  \
-                    9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-
-/* Byte k: k / 4 (each lane repeats one start offset four times)... */
-#define U8K_DUP4                                                                           \
-    _mm512_set_epi8(15, 15, 15, 15, 14, 14, 14, 14, 13, 13, 13, 13, 12, 12, 12, 12, 11, 11,  \
-                    11, 11, 10, 10, 10, 10, 9, 9, 9, 9, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6, 6, 5, \
-                    5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0)
-/* ...plus k % 4: the lane then lists its four bytes. */
-#define U8K_STEP4 _mm512_set1_epi32(0x03020100)
-
-/* Starts at offsets 0..60 end inside the window (a character has at most
- * 4 bytes). */
-#define U8K_WINDOW_STARTS UINT64_C(0x1FFFFFFFFFFFFFFF)
-
 U8K_INLINE __m512i u8k_swap16(__m512i v) { return _mm512_or_si512(_mm512_slli_epi16(v, 8), _mm512_srli_epi16(v, 8)); }
 
-/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true; 16 code
- * points per window stored as they are). */
-/* Converts the characters starting at the offsets in sel (at most 16, all
- * ending inside window w) and stores them at dst (16-bit units, or 32-bit
- * when wide); returns the number of units stored (at most 32, or 16). */
-U8K_INLINE unsigned u8k_group(__m512i w, uint64_t sel, void *dst, bool wide, bool be)
-{
-    const __m512i low6 = _mm512_set1_epi32(0x3F);
-    __m512i x, b0, c1, c2, c3, cp, t;
-    __mmask16 m2, m3, m4;
-    unsigned k = (unsigned)__builtin_popcountll(sel), n;
-    uint32_t keep;
-    x = _mm512_maskz_compress_epi8(sel, U8K_IOTA);
-    x = _mm512_add_epi8(_mm512_permutexvar_epi8(U8K_DUP4, x), U8K_STEP4);
-    x = _mm512_permutexvar_epi8(x, w);
-    /* Lane j: b0 | b1 << 8 | b2 << 16 | b3 << 24 of character j. */
-    b0 = _mm512_and_si512(x, _mm512_set1_epi32(0xFF));
-    c1 = _mm512_and_si512(_mm512_srli_epi32(x, 8), low6);
-    c2 = _mm512_and_si512(_mm512_srli_epi32(x, 16), low6);
-    c3 = _mm512_and_si512(_mm512_srli_epi32(x, 24), low6);
-    m2 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xC0));
-    m3 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xE0));
-    m4 = _mm512_cmpge_epu32_mask(b0, _mm512_set1_epi32(0xF0));
-    /* 110xxxxx 10yyyyyy -> xxxxxyyyyyy */
-    t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x1F)), 6), c1);
-    cp = _mm512_mask_mov_epi32(b0, m2, t);
-    /* 1110xxxx 10yyyyyy 10zzzzzz */
-    t = _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x0F)), 12),
-                        _mm512_or_si512(_mm512_slli_epi32(c1, 6), c2));
-    cp = _mm512_mask_mov_epi32(cp, m3, t);
-    /* 11110xxx 10yyyyyy 10zzzzzz 10wwwwww */
-    if (m4) {
-        t = _mm512_or_si512(
-            _mm512_or_si512(_mm512_slli_epi32(_mm512_and_si512(b0, _mm512_set1_epi32(0x07)), 18),
-                            _mm512_slli_epi32(c1, 12)),
-            _mm512_or_si512(_mm512_slli_epi32(c2, 6), c3));
-        if (wide) {
-            cp = _mm512_mask_mov_epi32(cp, m4, t);
-        } else {
-            /* the surrogate pair: high = D800 + (v >> 10), low = DC00 +
-             * (v & 3FF), v = cp - 10000; the high one first (low half) */
-            __m512i v = _mm512_sub_epi32(t, _mm512_set1_epi32(0x10000));
-            __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(v, 10), _mm512_set1_epi32(0xD800));
-            __m512i lo = _mm512_add_epi32(_mm512_and_si512(v, _mm512_set1_epi32(0x3FF)),
-                                          _mm512_set1_epi32(0xDC00));
-            cp = _mm512_mask_mov_epi32(cp, m4, _mm512_or_si512(hi, _mm512_slli_epi32(lo, 16)));
-        }
-    }
-    if (wide) {
-        _mm512_mask_storeu_epi32(dst, (__mmask16)((1u << k) - 1), cp);
-        return k;
-    }
-    /* Keep the low half of each of the k lanes, the high half too for
-     * pairs. */
-    keep = 0x55555555u | (uint32_t)_pdep_u32((unsigned)m4, 0xAAAAAAAAu);
-    if (k < 16)
-        keep &= (1u << (2 * k)) - 1;
-    if (be)
-        cp = u8k_swap16(cp);
-    n = (unsigned)__builtin_popcount(keep);
-    _mm512_mask_storeu_epi16(dst, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1,
-                             _mm512_maskz_compress_epi16(keep, cp));
-    return n;
-}
+/* The bytes of a block and what the fixed-stride decoding needs of them:
+ * for block cur, p1, p2, p3 are its bytes one, two and three places
+ * earlier in the stream (from the block before, prev). */
+typedef struct {
+    __m512i lo, hi;  /* low and high byte of the unit ending at each byte */
+    __m512i top;     /* UTF-32 only: bits 16..20 (4-byte characters) */
+    uint64_t e;      /* the bytes that end a unit */
+    uint64_t hs;     /* UTF-16 only: the ends that are a high surrogate */
+} u8k_units;
 
-/* Byte 2j: j, byte 2j + 1: 64 + j (j = 0..31): with vpermt2b over (lo,
- * hi) the 16-bit lanes lo[j] | hi[j] << 8 for the first 32 bytes... */
-#define U8K_ZIP_LO                                                                         \
-    _mm512_set_epi8(95, 31, 94, 30, 93, 29, 92, 28, 91, 27, 90, 26, 89, 25, 88, 24, 87, 23, \
-                    86, 22, 85, 21, 84, 20, 83, 19, 82, 18, 81, 17, 80, 16, 79, 15, 78, 14, \
-                    77, 13, 76, 12, 75, 11, 74, 10, 73, 9, 72, 8, 71, 7, 70, 6, 69, 5, 68, 4, \
-                    67, 3, 66, 2, 65, 1, 64, 0)
-/* ...and j + 32 for the last 32. */
-#define U8K_ZIP_HI _mm512_add_epi8(U8K_ZIP_LO, _mm512_set1_epi8(32))
-
-/* UTF-8 -> UTF-16 for text without 4-byte characters, in 64-byte blocks
- * at a fixed stride: a character is converted in the block holding its
- * last byte, so the next block's position never waits for this one's
- * data. For the block cur, with p1 and p2 its bytes one and two places
- * earlier in the stream (from the block before, prev), byte k ends a
- * character when it is ASCII, or a tail after a lead C0..DF (2 bytes), or
- * a tail two places after a lead E0..EF (3 bytes). Every byte gets the
- * value of the character that would end at it:
+/* Decodes block cur (after prev) as in the header comment: every byte
+ * gets the value of the character that would end at it, and e marks the
+ * real ends. four: the block or the last 3 bytes of prev may hold bytes
+ * F0..FF (otherwise p3 is never needed). wide: UTF-32 (the value of a
+ * 4-byte character at its last byte), else UTF-16 (its high surrogate at
+ * its third byte, its low one at its last). On valid text (every byte up
+ * to the end of cur checked) the ends are exactly the bytes where a unit
+ * is complete, at most one unit per byte.
  *   ASCII b:                       b
- *   tail after a lead (2 bytes):   (p1 & 1F) << 6 | (b & 3F)
- *   tail after a tail (3 bytes):   (p2 & 0F) << 12 | (p1 & 3F) << 6 | (b & 3F)
- * whose low byte is (p1 & 3) << 6 | (b & 3F) in both multibyte cases, and
- * high byte (p1 >> 2) & 7, or (p2 & 0F) << 4 | (p1 >> 2) & 0F. compress
- * keeps the values at the ends. On valid text (every byte up to the end
- * of cur checked) that holds no byte F0..FF in prev or cur, the ends are
- * exactly the last bytes of the characters ending in cur. Stores them at
- * dst (at most 64 units) and returns their number; *ends gets the mask. */
-U8K_INLINE unsigned u8k_block16(__m512i cur, __m512i prev, uint16_t *dst, bool be, uint64_t *ends)
+ *   2nd byte of 2:                 (p1 & 1F) << 6 | (b & 3F)
+ *   3rd byte of 3:                 (p2 & 0F) << 12 | (p1 & 3F) << 6 | (b & 3F)
+ *   4th byte of 4 (UTF-32):        (p3 & 07) << 18 | (p2 & 3F) << 12 | (p1 & 3F) << 6 | (b & 3F)
+ *   3rd byte of 4 (UTF-16):        D7C0 + ((p2 & 07) << 8 | (p1 & 3F) << 2 | (b >> 4) & 3)
+ *   4th byte of 4 (UTF-16):        DC00 | (p1 & 0F) << 6 | (b & 3F)
+ * (the high surrogate D800 + (v - 10000) >> 10 is D7C0 + v >> 10; the low
+ * one keeps the low 10 bits of v). The low byte is (p1 & 3) << 6 | (b &
+ * 3F) in every multibyte case but the high surrogate; the high byte is
+ * (p1 >> 2) & 7 for 2 bytes, (p2 & 0F) << 4 | (p1 >> 2) & 0F for 3 bytes
+ * and for the 4th byte in UTF-32, DC | (p1 >> 2) & 3 for a low surrogate. */
+U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, bool four, bool wide)
 {
     const __m512i m3f = _mm512_set1_epi8(0x3F);
+    u8k_units u;
     __m512i p1 = _mm512_permutex2var_epi8(cur, U8K_IDX(1), prev);
     __m512i p2 = _mm512_permutex2var_epi8(cur, U8K_IDX(2), prev);
     __mmask64 ascii = ~(__mmask64)_mm512_movepi8_mask(cur);
@@ -178,185 +84,238 @@ U8K_INLINE unsigned u8k_block16(__m512i cur, __m512i prev, uint16_t *dst, bool b
     __m512i h3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x0F)),
                                  _mm512_and_si512(_mm512_slli_epi16(p2, 4),
                                                   _mm512_set1_epi8((char)0xF0)));
-    __m512i hi = _mm512_maskz_mov_epi8(~ascii, _mm512_mask_mov_epi8(h3, lead2, h2));
-    __m512i u0, u1;
-    uint64_t e = ascii | (tail & (lead2 | lead3));
-    unsigned n0, n1;
-    lo = _mm512_mask_mov_epi8(lo, ascii, cur);
-    u0 = _mm512_permutex2var_epi8(lo, U8K_ZIP_LO, hi);
-    u1 = _mm512_permutex2var_epi8(lo, U8K_ZIP_HI, hi);
+    __m512i hi = _mm512_mask_mov_epi8(h3, lead2, h2);
+    u.hs = 0;
+    u.top = _mm512_setzero_si512();
+    if (four) {
+        __m512i p3 = _mm512_permutex2var_epi8(cur, U8K_IDX(3), prev);
+        __mmask64 lead4 = _mm512_cmpge_epu8_mask(p3, _mm512_set1_epi8((char)0xF0));
+        __mmask64 third4 = _mm512_cmpge_epu8_mask(p2, _mm512_set1_epi8((char)0xF0));
+        if (wide) {
+            /* (p3 & 7) << 2 | (p2 >> 4) & 3 at the 4th byte; the 3rd byte
+             * ends nothing */
+            u.top = _mm512_maskz_mov_epi8(
+                lead4, _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi16(p3, 2),
+                                                        _mm512_set1_epi8(0x1C)),
+                                       _mm512_and_si512(_mm512_srli_epi16(p2, 4),
+                                                        _mm512_set1_epi8(0x03))));
+            lead3 &= ~third4;
+        } else {
+            /* x = (p1 & 3F) << 2 | (b >> 4) & 3, the low byte of v >> 10;
+             * D7C0 + (p2 & 7) << 8 + x: low byte x + C0, high byte D7 +
+             * (p2 & 7), plus 1 when x + C0 carries (x >= 40) */
+            __m512i x = _mm512_or_si512(
+                _mm512_and_si512(_mm512_slli_epi16(p1, 2), _mm512_set1_epi8((char)0xFC)),
+                _mm512_and_si512(_mm512_srli_epi16(cur, 4), _mm512_set1_epi8(0x03)));
+            __mmask64 carry = _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(0x40));
+            __m512i hh = _mm512_add_epi8(_mm512_and_si512(p2, _mm512_set1_epi8(0x07)),
+                                         _mm512_set1_epi8((char)0xD7));
+            hh = _mm512_mask_add_epi8(hh, carry, hh, _mm512_set1_epi8(1));
+            lo = _mm512_mask_add_epi8(lo, third4, x, _mm512_set1_epi8((char)0xC0));
+            hi = _mm512_mask_mov_epi8(hi, third4, hh);
+            hi = _mm512_mask_mov_epi8(
+                hi, lead4,
+                _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x03)),
+                                _mm512_set1_epi8((char)0xDC)));
+            u.hs = third4 & tail;
+        }
+        lead3 |= lead4;
+    }
+    u.lo = _mm512_mask_mov_epi8(lo, ascii, cur);
+    u.hi = _mm512_maskz_mov_epi8(~ascii, hi);
+    u.e = ascii | (tail & (lead2 | lead3));
+    return u;
+}
+
+/* Byte 2j: j, byte 2j + 1: 64 + j (j = 0..31): with vpermt2b over (lo,
+ * hi) the 16-bit lanes lo[j] | hi[j] << 8 for the first 32 bytes... */
+#define U8K_ZIP_LO                                                                         \
+    _mm512_set_epi8(95, 31, 94, 30, 93, 29, 92, 28, 91, 27, 90, 26, 89, 25, 88, 24, 87, 23, \
+                    86, 22, 85, 21, 84, 20, 83, 19, 82, 18, 81, 17, 80, 16, 79, 15, 78, 14, \
+                    77, 13, 76, 12, 75, 11, 74, 10, 73, 9, 72, 8, 71, 7, 70, 6, 69, 5, 68, 4, \
+                    67, 3, 66, 2, 65, 1, 64, 0)
+/* ...and j + 32 for the last 32. */
+#define U8K_ZIP_HI _mm512_add_epi8(U8K_ZIP_LO, _mm512_set1_epi8(32))
+
+/* The first n (<= 16) 32-bit lanes of v to d: all 16 when !exact (room
+ * for them is known), else exactly n. */
+U8K_INLINE void u8k_put32(uint32_t *d, __m512i v, unsigned n, bool exact)
+{
+    if (exact)
+        _mm512_mask_storeu_epi32(d, (__mmask16)((1u << n) - 1), v);
+    else
+        _mm512_storeu_si512((void *)d, v);
+}
+
+U8K_INLINE void u8k_put16(uint16_t *d, __m512i v, unsigned n, bool exact)
+{
+    if (exact)
+        _mm512_mask_storeu_epi16(d, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1, v);
+    else
+        _mm512_storeu_si512((void *)d, v);
+}
+
+/* Stores the units of u whose end is in e (a subset of u.e) at dst and
+ * returns their number (<= 64). !exact: 64 units of room, and the stores
+ * may fill all of it (what is past the units is overwritten later or is
+ * scratch); exact: nothing past the units is written. */
+U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, bool four,
+                                    bool wide, bool be, bool exact)
+{
+    __m512i u0 = _mm512_permutex2var_epi8(u->lo, U8K_ZIP_LO, u->hi);
+    __m512i u1 = _mm512_permutex2var_epi8(u->lo, U8K_ZIP_HI, u->hi);
+    unsigned n0 = (unsigned)__builtin_popcount((uint32_t)e);
+    unsigned n1 = (unsigned)__builtin_popcount((uint32_t)(e >> 32));
+    if (wide) {
+        uint32_t *d = (uint32_t *)dst;
+        if (four) {
+            /* 32-bit lanes with the top bits, compressed 16 at a time */
+            __m128i t[4];
+            __m512i v[4];
+            unsigned n = 0;
+            t[0] = _mm512_extracti32x4_epi32(u->top, 0);
+            t[1] = _mm512_extracti32x4_epi32(u->top, 1);
+            t[2] = _mm512_extracti32x4_epi32(u->top, 2);
+            t[3] = _mm512_extracti32x4_epi32(u->top, 3);
+            v[0] = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u0));
+            v[1] = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u0, 1));
+            v[2] = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u1));
+            v[3] = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u1, 1));
+            for (int k = 0; k < 4; k++) {
+                __mmask16 m = (__mmask16)(e >> (16 * k));
+                unsigned c = (unsigned)__builtin_popcount(m);
+                __m512i x = _mm512_or_si512(v[k], _mm512_slli_epi32(_mm512_cvtepu8_epi32(t[k]), 16));
+                u8k_put32(d + n, _mm512_maskz_compress_epi32(m, x), c, exact);
+                n += c;
+            }
+            return n;
+        }
+        /* 16-bit values: compress as such, then widen */
+        u0 = _mm512_maskz_compress_epi16((__mmask32)e, u0);
+        u1 = _mm512_maskz_compress_epi16((__mmask32)(e >> 32), u1);
+        if (exact) {
+            u8k_put32(d, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u0)), n0 < 16 ? n0 : 16, true);
+            if (n0 > 16)
+                u8k_put32(d + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u0, 1)), n0 - 16, true);
+            u8k_put32(d + n0, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u1)), n1 < 16 ? n1 : 16, true);
+            if (n1 > 16)
+                u8k_put32(d + n0 + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u1, 1)), n1 - 16,
+                          true);
+        } else {
+            u8k_put32(d, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u0)), 16, false);
+            u8k_put32(d + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u0, 1)), 16, false);
+            u8k_put32(d + n0, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u1)), 16, false);
+            u8k_put32(d + n0 + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u1, 1)), 16, false);
+        }
+        return n0 + n1;
+    }
     if (be) {
         u0 = u8k_swap16(u0);
         u1 = u8k_swap16(u1);
     }
-    n0 = (unsigned)__builtin_popcount((uint32_t)e);
-    n1 = (unsigned)__builtin_popcount((uint32_t)(e >> 32));
-    _mm512_mask_storeu_epi16(dst, n0 == 32 ? 0xFFFFFFFFu : (1u << n0) - 1,
-                             _mm512_maskz_compress_epi16((__mmask32)e, u0));
-    _mm512_mask_storeu_epi16(dst + n0, n1 == 32 ? 0xFFFFFFFFu : (1u << n1) - 1,
-                             _mm512_maskz_compress_epi16((__mmask32)(e >> 32), u1));
-    *ends = e;
+    u8k_put16((uint16_t *)dst, _mm512_maskz_compress_epi16((__mmask32)e, u0), n0, exact);
+    u8k_put16((uint16_t *)dst + n0, _mm512_maskz_compress_epi16((__mmask32)(e >> 32), u1), n1, exact);
     return n0 + n1;
 }
 
-/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true). All the
- * characters starting in a window, in groups of 16; 64 units of room
- * cover them: at most 61 characters, and 2 units each only for 4-byte
- * ones, of which a valid window holds at most 16. The check runs under
- * U8K_TRUSTED too: on invalid input a window could otherwise claim 61
- * "4-byte characters" (122 units from 61 bytes), more than
- * utf8kit_max_output_size allows for; checked windows never write more
- * units than they read bytes, and the scalar kernel does the rest. */
+/* An all-ASCII block as 64 units. */
+U8K_INLINE void u8k_widen_block(void *dst, __m512i w, bool wide, bool be)
+{
+    if (wide)
+        v_store_widen32((uint32_t *)dst, w);
+    else
+        v_store_widen16((uint16_t *)dst, w, be);
+}
+
+/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true), 64-byte
+ * blocks at a fixed stride from the start (see the header comment). The
+ * loop keeps done, the end of the last whole character stored, and od,
+ * the units stored before it (a high surrogate whose low half is in the
+ * next block is stored but not counted). The check runs under U8K_TRUSTED
+ * too: on invalid input the decoding could otherwise find more units than
+ * bytes, beyond utf8kit_max_output_size; checked blocks never give more
+ * units than they hold bytes. At an error, or with less than 64 units of
+ * room, the scalar kernel goes on from done (a character start after
+ * valid text) and gives the exact report. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
                                             size_t cap, unsigned flags, bool wide)
 {
     bool be = !wide && (flags & U8K_BE) != 0;
     uint16_t *dst = (uint16_t *)out;
     uint32_t *dst32 = (uint32_t *)out;
-    size_t i = 0, o = 0, checked = 0; /* blocks before `checked` passed */
+    const size_t us = wide ? 4 : 2;
+    size_t b = 0, o = 0, done = 0, od = 0;
+    __m512i prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
+    const __m512i f0 = _mm512_set1_epi8((char)0xF0);
+    uint64_t prev4 = 0; /* bytes F0..FF in prev */
     u8k_vstate st;
     utf8kit_result r;
     u8k_vinit(&st);
-    while (i + 64 <= len && o + 64 <= cap) {
-        __m512i w;
-        uint64_t high, starts, sel;
-        w = v_load(src + i);
-        high = v_high(w);
+    while (b + 64 <= len && o + 64 <= cap) {
+        __m512i w = v_load(src + b);
+        uint64_t high = v_high(w), f4, keep;
+        u8k_units u;
+        unsigned n;
         if (high == 0) {
-            /* All ASCII: valid whatever came before (i is a character
-             * start), and a clean state for the check-ahead at i + 64. */
-            if (checked <= i + 64) {
-                checked = i + 64;
-                st.prev = w;
-            }
-            if (wide)
-                v_store_widen32(dst32 + o, w);
-            else
-                v_store_widen16(dst + o, w, be);
-            i += 64;
+            /* All ASCII: valid unless prev ends inside a character (as in
+             * u8k_vblock). */
+            if (v_any(v_subs(prev, st.tailmax)))
+                goto rest;
+            u8k_widen_block((unsigned char *)out + o * us, w, wide, be);
             o += 64;
+            done = b + 64;
+            od = o;
+            prev = w;
+            prev4 = 0;
+            b += 64;
             continue;
         }
-        /* Check the blocks under the window first. */
-        while (checked < i + 64) {
-            __m512i cur;
-            if (checked + 64 > len)
-                goto rest;
-            cur = v_load(src + checked);
-            if (u8k_vblock(&st, cur))
-                goto rest;
-            checked += 64;
+        if (v_any(u8k_vcheck2(&st, w, prev)))
+            goto rest;
+        f4 = _mm512_cmpge_epu8_mask(w, f0);
+        if ((f4 | prev4 >> 61) == 0) {
+            u = u8k_decode_block(w, prev, false, wide);
+            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
+        } else {
+            u = u8k_decode_block(w, prev, true, wide);
+            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, true, wide, be, false);
         }
-        if ((high & 0xFFFF) == 0) {
-            /* At least 16 ASCII bytes: widen all 64, keep the ASCII ones
-             * (the rest is overwritten by what comes next). */
-            unsigned a = high ? (unsigned)__builtin_ctzll(high) : 64;
-            if (wide)
-                v_store_widen32(dst32 + o, w);
-            else
-                v_store_widen16(dst + o, w, be);
-            i += a;
-            o += a;
-            continue;
-        }
-        /* Starts: not 80..BF, i.e. not below -64 as a signed byte. */
-        starts = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        if (!wide && !_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0))) {
-            /* Blocks at a fixed stride from i while they hold no byte
-             * F0..FF (u8k_block16); w is checked already. The block
-             * before i counts as zeros: nothing before i is pending (i is
-             * a character start). done = the end of the last character
-             * stored, where the windows (or the scalar kernel, after an
-             * error) go on. The blocks after the first are checked here,
-             * each against the one before it. */
-            size_t b = i + 64, done = i;
-            __m512i prev = w;
-            bool bad = false;
-            uint64_t e;
-            o += u8k_block16(w, _mm512_setzero_si512(), dst + o, be, &e);
-            /* e != 0: w holds 61 or more bytes of whole characters */
-            done = b - (size_t)__builtin_clzll(e);
-            while (b + 64 <= len && o + 64 <= cap) {
-                w = v_load(src + b);
-                if (v_high(w) == 0) {
-                    /* All ASCII: valid unless prev ends inside a
-                     * character (as in u8k_vblock). */
-                    if (v_any(v_subs(prev, st.tailmax))) {
-                        bad = true;
-                        break;
-                    }
-                    v_store_widen16(dst + o, w, be);
-                    o += 64;
-                    done = b + 64;
-                } else {
-                    if (_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0)))
-                        break;
-                    /* checked in the same stride, against the block
-                     * before (the decoding and the check share p1, p2) */
-                    if (v_any(u8k_vcheck2(&st, w, prev))) {
-                        bad = true;
-                        break;
-                    }
-                    o += u8k_block16(w, prev, dst + o, be, &e);
-                    if (e)
-                        done = b + 64 - (size_t)__builtin_clzll(e);
-                }
-                prev = w;
-                b += 64;
-            }
-            /* Every block before b is checked now; the windows' check-ahead
-             * goes on from there. */
-            if (checked < b) {
-                checked = b;
-                st.prev = prev;
-            }
-            i = done;
-            if (bad)
-                goto rest;
-            continue;
-        }
-        sel = starts & U8K_WINDOW_STARTS;
-        /* Every character starting at 0..60, 16 at a time (at most 4
-         * groups); the next window starts at the first start in 61..63,
-         * or at 64 (the bit 3 << 61 stands for offset 64). */
-        do {
-            uint64_t g = __builtin_popcountll(sel) > 16 ? _pdep_u64(0xFFFF, sel) : sel;
-            sel &= ~g;
-            if (wide)
-                o += u8k_group(w, g, dst32 + o, true, false);
-            else
-                o += u8k_group(w, g, dst + o, false, be);
-        } while (sel);
-        i += 61 + (size_t)__builtin_ctzll((starts >> 61) | 8);
+        /* e != 0: a block holds the end of a character */
+        keep = u.e & ~u.hs;
+        done = b + 64 - (size_t)__builtin_clzll(keep);
+        o += n;
+        /* units after the last whole character: a dangling high surrogate */
+        od = o - (size_t)(keep != 0 && (u.e >> (63 - __builtin_clzll(keep))) > 1);
+        prev = w;
+        prev4 = f4;
+        b += 64;
     }
-    /* The last 1..63 bytes (all of a short input): one masked window,
-     * checked on its own from a fresh state (i is a character start after
-     * valid text), its zero padding showing an unfinished last character.
-     * Checked, it holds complete characters only, so at most one unit per
-     * byte is written. */
-    if (i < len && len - i < 64 && cap - o >= len - i) {
-        size_t rem = len - i;
-        __m512i w = v_load_part(src + i, rem);
-        uint64_t sel;
-        u8k_vinit(&st);
-        if (!v_any(u8k_vcheck(&st, w))) {
-            sel = ~(uint64_t)_mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64)) &
-                  ((UINT64_C(1) << rem) - 1);
-            while (sel) {
-                uint64_t g = __builtin_popcountll(sel) > 16 ? _pdep_u64(0xFFFF, sel) : sel;
-                sel &= ~g;
-                if (wide)
-                    o += u8k_group(w, g, dst32 + o, true, false);
-                else
-                    o += u8k_group(w, g, dst + o, false, be);
-            }
-            i = len;
-        }
+    /* The last 0..63 bytes (all of a short input): one masked block, its
+     * zero padding showing an unfinished last character to the check. It
+     * holds complete characters only when checked, so at most one unit per
+     * byte; stored when they all fit, else the scalar kernel reports how
+     * far they go. */
+    if (b + 64 > len) {
+        size_t rem = len - b;
+        uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0;
+        __m512i w = v_load_part(src + b, rem);
+        u8k_units u;
+        uint64_t e;
+        if (v_any(u8k_vcheck2(&st, w, prev)))
+            goto rest;
+        if (rem == 0)
+            return u8k_res(UTF8KIT_OK, len, o, 0);
+        u = u8k_decode_block(w, prev, true, wide);
+        e = u.e & in;
+        if ((size_t)__builtin_popcountll(e) > cap - o)
+            goto rest;
+        o += u8k_store_units(&u, e, (unsigned char *)out + o * us, true, wide, be, true);
+        return u8k_res(UTF8KIT_OK, len, o, 0);
     }
 rest:
-    r = wide ? u8k_scalar_utf8_to_utf32(src + i, len - i, dst32 + o, cap - o, flags)
-             : u8k_scalar_utf8_to_utf16(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)
+             : u8k_scalar_utf8_to_utf16(src + done, len - done, dst + od, cap - od, flags);
+    return u8k_shift(r, done, od);
 }
 
 static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
