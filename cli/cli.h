@@ -188,6 +188,20 @@ typedef struct cli_visitor {
 size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
                 bool eof, const cli_visitor *v, bool *stopped);
 
+/* cli_walk_counts is cli_walk for a visitor that also wants the figures
+ * of each valid run: the LF bytes and the sequences by length (for the
+ * RFC 3629 form they come from utf8kit_validate_counts, in the same pass
+ * as the validation; for the others from cli_tally_add). */
+typedef struct cli_count_visitor {
+    void *ctx;
+    void (*valid)(void *ctx, const unsigned char *p, size_t n, const utf8kit_counts *c);
+    bool (*error)(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
+                  utf8kit_status kind);
+} cli_count_visitor;
+
+size_t cli_walk_counts(cli_form f, const unsigned char *buf, size_t n, size_t limit,
+                       uint64_t base, bool eof, const cli_count_visitor *v, bool *stopped);
+
 /* Byte statistics of valid text: newlines (0A), and bytes by class, which
  * in valid UTF-8 are the lead bytes of 1-, 2-, 3- and 4-octet sequences. */
 typedef struct cli_tally {

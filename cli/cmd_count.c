@@ -2,10 +2,11 @@
  * cmd_count.c - utf8kit count: bytes, characters, lines, invalid sequences,
  * sequences by length, BOM.
  *
- * The library finds the invalid subparts; the valid runs between them are
- * counted here by lead-byte class (in valid text every character is one
- * lead byte: 00..7F one octet, C2..DF two, E0..EF three, F0..F4 four), so
- * one pass gives every figure. Characters = sequences + invalid subparts
+ * The library finds the invalid subparts and, for the RFC 3629 form,
+ * counts the valid runs between them in the same pass
+ * (utf8kit_validate_counts: LF bytes and sequences by length); the other
+ * forms' runs are counted by lead-byte class (cli_tally_add: in valid text
+ * every character is one lead byte). Characters = sequences + invalid subparts
  * (each is one U+FFFD), which is what utf8kit_count gives. With --jobs N
  * the file is cut at character boundaries and the pieces' counts added.
  */
@@ -45,20 +46,16 @@ static void print_help(void)
           stdout);
 }
 
-/* tally adds the lead-byte classes and newlines of valid text p[0..n). */
-static void tally(counts *c, const unsigned char *p, size_t n)
+/* on_valid adds a valid run p[0..n) and its figures. */
+static void on_valid(void *ctx, const unsigned char *p, size_t n, const utf8kit_counts *f)
 {
-    cli_tally t = {0, 0, 0, 0, 0};
-    cli_tally_add(&t, p, n);
+    counts *c = ctx;
+    (void)p;
     c->bytes += n;
-    c->lines += t.newlines;
-    c->seq[1] += t.ascii;
-    c->seq[2] += t.ge_c0 - t.ge_e0;
-    c->seq[3] += t.ge_e0 - t.ge_f0;
-    c->seq[4] += t.ge_f0;
+    c->lines += f->lines;
+    for (int k = 1; k < 5; k++)
+        c->seq[k] += f->seq[k];
 }
-
-static void on_valid(void *ctx, const unsigned char *p, size_t n) { tally(ctx, p, n); }
 
 static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
                      utf8kit_status kind)
@@ -73,7 +70,7 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
 
 static void scan(counts *c, cli_input *in, uint64_t end, cli_form form)
 {
-    cli_visitor v = {c, on_valid, on_error};
+    cli_count_visitor v = {c, on_valid, on_error};
     size_t keep = 0;
     for (;;) {
         int r = cli_input_fill(in, keep);
@@ -88,7 +85,7 @@ static void scan(counts *c, cli_input *in, uint64_t end, cli_form form)
         limit = in->len;
         if (end - in->base < limit)
             limit = (size_t)(end - in->base);
-        keep = cli_walk(form, in->buf, in->len, limit, in->base, in->eof, &v, &stopped);
+        keep = cli_walk_counts(form, in->buf, in->len, limit, in->base, in->eof, &v, &stopped);
         if (in->eof)
             return;
     }

@@ -7,7 +7,6 @@
  */
 #include "cli.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 int cli_parse_form(const char *s)
@@ -56,33 +55,103 @@ uint64_t cli_count_chars(cli_form f, const unsigned char *p, size_t n)
     return utf8kit_convert(cli_form_encoding(f), UTF8KIT_UTF32LE, p, n, NULL, 0, &o).written / 4;
 }
 
+/* The visitor of a walk: exactly one of v and cv is set. */
+typedef struct walker {
+    const cli_visitor *v;
+    const cli_count_visitor *cv;
+} walker;
+
+/* tally_counts sets *c to the figures of valid text p[0..n) of any form,
+ * from its byte classes. */
+static void tally_counts(utf8kit_counts *c, const unsigned char *p, size_t n)
+{
+    cli_tally t = {0, 0, 0, 0, 0};
+    cli_tally_add(&t, p, n);
+    memset(c, 0, sizeof *c);
+    c->lines = t.newlines;
+    c->seq[1] = t.ascii;
+    c->seq[2] = t.ge_c0 - t.ge_e0;
+    c->seq[3] = t.ge_e0 - t.ge_f0;
+    c->seq[4] = t.ge_f0;
+}
+
+/* run hands the valid run p[0..n) to the visitor; c holds its figures when
+ * the library counted them, else NULL. */
+static void run(const walker *w, const unsigned char *p, size_t n, const utf8kit_counts *c)
+{
+    utf8kit_counts t;
+    if (w->v) {
+        w->v->valid(w->v->ctx, p, n);
+        return;
+    }
+    if (c == NULL) {
+        tally_counts(&t, p, n);
+        c = &t;
+    }
+    w->cv->valid(w->cv->ctx, p, n, c);
+}
+
+static bool error(const walker *w, uint64_t off, const unsigned char *p, size_t n, size_t avail,
+                  utf8kit_status kind)
+{
+    if (w->v)
+        return w->v->error(w->v->ctx, off, p, n, avail, kind);
+    return w->cv->error(w->cv->ctx, off, p, n, avail, kind);
+}
+
 static size_t walk_once(cli_form f, const unsigned char *buf, size_t n, size_t limit,
-                        uint64_t base, bool eof, const cli_visitor *v, bool *stopped)
+                        uint64_t base, bool eof, const walker *w, bool *stopped)
 {
     size_t i = 0;
+    /* A counting visitor of RFC 3629 text gets its figures from the
+     * validating call itself. */
+    bool fused = w->cv != NULL && f == CLI_FORM_UTF8;
     *stopped = false;
     while (i < limit) {
-        utf8kit_result r = cli_validate(f, buf + i, n - i);
-        size_t e = r.status == UTF8KIT_OK ? n : i + r.read;
+        utf8kit_counts c;
+        utf8kit_result r;
+        size_t e;
+        memset(&c, 0, sizeof c);
+        r = fused ? utf8kit_validate_counts((const char *)buf + i, n - i, &c)
+                  : cli_validate(f, buf + i, n - i);
+        e = r.status == UTF8KIT_OK ? n : i + r.read;
         if (e >= limit) {
-            if (limit > i)
-                v->valid(v->ctx, buf + i, limit - i);
+            if (limit > i) {
+                if (fused && e > limit) {
+                    /* The figures are those of [i, e): take away those of
+                     * [limit, e), a few bytes of look-ahead, valid on its
+                     * own since limit is a boundary (else count [i, limit)
+                     * byte by byte). */
+                    utf8kit_counts x;
+                    utf8kit_result rx;
+                    memset(&x, 0, sizeof x);
+                    rx = utf8kit_validate_counts((const char *)buf + limit, e - limit, &x);
+                    if (rx.status == UTF8KIT_OK) {
+                        c.lines -= x.lines;
+                        for (int k = 1; k < 5; k++)
+                            c.seq[k] -= x.seq[k];
+                    } else {
+                        tally_counts(&c, buf + i, limit - i);
+                    }
+                }
+                run(w, buf + i, limit - i, fused ? &c : NULL);
+            }
             return limit;
         }
         if (!eof && (r.status == UTF8KIT_ERR_TRUNCATED || n - e < CLI_LOOKAHEAD)) {
             /* Wait for more bytes: the sequence may complete, and the
              * diagnostics want to see what follows. */
             if (e > i)
-                v->valid(v->ctx, buf + i, e - i);
+                run(w, buf + i, e - i, fused ? &c : NULL);
             return e;
         }
         if (e > i)
-            v->valid(v->ctx, buf + i, e - i);
+            run(w, buf + i, e - i, fused ? &c : NULL);
         if (r.error_len == 0) /* never loop on a library that says nothing */
             r.error_len = 1;
         if (r.error_len > n - e)
             r.error_len = n - e;
-        if (v->error(v->ctx, base + e, buf + e, r.error_len, n - e, r.status)) {
+        if (error(w, base + e, buf + e, r.error_len, n - e, r.status)) {
             *stopped = true;
             return e + r.error_len;
         }
@@ -96,8 +165,8 @@ static size_t walk_once(cli_form f, const unsigned char *buf, size_t n, size_t l
  * L2 cache instead of memory. */
 #define SLICE (256u << 10)
 
-size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
-                bool eof, const cli_visitor *v, bool *stopped)
+static size_t walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
+                   bool eof, const walker *w, bool *stopped)
 {
     size_t off = 0;
     *stopped = false;
@@ -105,14 +174,28 @@ size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, ui
         size_t r;
         if (limit - off <= SLICE)
             /* the last slice: limit is a boundary (or n), the rest is visible */
-            return off + walk_once(f, buf + off, n - off, limit - off, base + off, eof, v, stopped);
+            return off + walk_once(f, buf + off, n - off, limit - off, base + off, eof, w, stopped);
         /* a slice in the middle: whatever it cannot finish is held and
          * seen again at the start of the next slice */
-        r = walk_once(f, buf + off, SLICE, SLICE, base + off, false, v, stopped);
+        r = walk_once(f, buf + off, SLICE, SLICE, base + off, false, w, stopped);
         if (*stopped)
             return off + r;
         off += r;
     }
+}
+
+size_t cli_walk(cli_form f, const unsigned char *buf, size_t n, size_t limit, uint64_t base,
+                bool eof, const cli_visitor *v, bool *stopped)
+{
+    walker w = {v, NULL};
+    return walk(f, buf, n, limit, base, eof, &w, stopped);
+}
+
+size_t cli_walk_counts(cli_form f, const unsigned char *buf, size_t n, size_t limit,
+                       uint64_t base, bool eof, const cli_count_visitor *v, bool *stopped)
+{
+    walker w = {NULL, v};
+    return walk(f, buf, n, limit, base, eof, &w, stopped);
 }
 
 const char *cli_attack(const unsigned char *p, size_t avail, char *buf, size_t cap)
@@ -157,78 +240,66 @@ const char *cli_attack(const unsigned char *p, size_t avail, char *buf, size_t c
 
 /* ---- byte statistics ------------------------------------------------------------
  *
- * Signed byte comparisons classify a byte in one SIMD instruction (SSE2
- * has pcmpgtb/pcmpeqb but no unsigned byte compare). As signed chars
- * 00..7F are 0..127 and 80..FF are -128..-1, so C0..FF are -64..-1:
- * the bytes > -65 are 00..7F and C0..FF, and likewise > -33 adds E0..FF,
- * > -17 adds F0..FF; ASCII is subtracted at the end.
- * Each comparison gives -1 per matching lane, subtracted from a byte
- * counter; a lane can count 255 blocks before it would wrap, so the
- * counters are summed every 255 blocks of 16 bytes.
+ * Eight bytes at a time in a 64-bit word (the command is built for the
+ * baseline instruction set; the RFC 3629 form of `count` gets its figures
+ * from the library instead). For each class a word gets 1 in each byte of
+ * that class, 0 elsewhere, and these words are added up: each byte of the
+ * sum is a counter that can take 255 words before it would carry into the
+ * next one, so the sums are folded into 64-bit totals every 255 words.
  */
-#if defined(__GNUC__) || defined(__clang__)
-typedef signed char cli_v16 __attribute__((vector_size(16)));
-typedef unsigned char cli_u16 __attribute__((vector_size(16)));
-#define CLI_VECTOR 1
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGH UINT64_C(0x8080808080808080)
+#define LOW7 UINT64_C(0x7F7F7F7F7F7F7F7F)
 
-static uint64_t lanes_sum(cli_u16 v)
+/* The sum of the eight byte counters of w: pairs first (at most 510, no
+ * carry between 16-bit lanes), then one multiply adds the four lanes into
+ * the top one. */
+static uint64_t fold(uint64_t w)
 {
-    uint64_t s = 0;
-    for (int i = 0; i < 16; i++)
-        s += v[i];
-    return s;
+    w = (w & UINT64_C(0x00FF00FF00FF00FF)) + (w >> 8 & UINT64_C(0x00FF00FF00FF00FF));
+    return (w * UINT64_C(0x0001000100010001)) >> 48;
 }
 
-/* TALLY_BLOCKS is the vector loop of cli_tally_add for vectors of W bytes
- * (types VT signed, UT unsigned): it consumes whole vectors of p[0..n). */
-#define TALLY_BLOCKS(VT, UT, W)                                                        \
-    do {                                                                              \
-        const VT zero = {0};                                                          \
-        const VT nl = zero + 10, neg1 = zero - 1, k64 = zero - 65, k32 = zero - 33,   \
-                 k16 = zero - 17;                                                     \
-        while (n >= (W)) {                                                            \
-            size_t blocks = n / (W) < 255 ? n / (W) : 255;                            \
-            UT a = {0}, b = {0}, c = {0}, d = {0}, e = {0};                           \
-            uint64_t sa = 0, sb = 0, sc = 0, sd = 0, se = 0;                          \
-            for (size_t i = 0; i < blocks; i++) {                                     \
-                VT x;                                                                 \
-                memcpy(&x, p + (W) * i, (W));                                         \
-                a -= (UT)(x == nl);                                                   \
-                b -= (UT)(x > neg1);                                                  \
-                c -= (UT)(x > k64);                                                   \
-                d -= (UT)(x > k32);                                                   \
-                e -= (UT)(x > k16);                                                   \
-            }                                                                         \
-            for (int l = 0; l < (W); l++)                                             \
-                sa += a[l], sb += b[l], sc += c[l], sd += d[l], se += e[l];           \
-            t->newlines += sa;                                                        \
-            t->ascii += sb;                                                           \
-            t->ge_c0 += sc - sb;                                                      \
-            t->ge_e0 += sd - sb;                                                      \
-            t->ge_f0 += se - sb;                                                      \
-            p += (W) * blocks;                                                        \
-            n -= (W) * blocks;                                                        \
-        }                                                                             \
-    } while (0)
-
-#if defined(__x86_64__) || defined(__i386__)
-/* The same with AVX2's 32-byte vectors, chosen at run time: the command
- * is built for the baseline instruction set (no -march=native). */
-#define CLI_AVX2 1
-typedef signed char cli_v32 __attribute__((vector_size(32)));
-typedef unsigned char cli_u32 __attribute__((vector_size(32)));
-
-__attribute__((target("avx2"))) static void tally_avx2(cli_tally *t, const unsigned char *p,
-                                                       size_t n, size_t *rest)
+/* 1 in each byte of w equal to 0A: x = w ^ 0A..0A is zero exactly there;
+ * adding 7F to a byte's low 7 bits sets its bit 7 unless they are all zero,
+ * with no carry out of the byte (7F + 7F = FE). */
+static uint64_t lf_bytes(uint64_t w)
 {
-    TALLY_BLOCKS(cli_v32, cli_u32, 32);
-    *rest = n;
+    uint64_t x = w ^ (ONES * 0x0A);
+    return (~(((x & LOW7) + LOW7) | x) & HIGH) >> 7;
 }
-#endif
-#endif
 
-static void tally_tail(cli_tally *t, const unsigned char *p, size_t n)
+static uint64_t word_at(const unsigned char *p)
 {
+    uint64_t w;
+    memcpy(&w, p, 8);
+    return w;
+}
+
+void cli_tally_add(cli_tally *t, const unsigned char *p, size_t n)
+{
+    while (n >= 8) {
+        size_t words = n / 8 < 255 ? n / 8 : 255;
+        uint64_t nl = 0, a = 0, c0 = 0, e0 = 0, f0 = 0;
+        for (size_t i = 0; i < words; i++) {
+            uint64_t w = word_at(p + 8 * i);
+            /* bits 7-6, 7-5, 7-4 all set: C0..FF, E0..FF, F0..FF (w << j
+             * brings bit 7 - j of each byte to its bit 7) */
+            uint64_t c = w & w << 1, e = c & w << 2, f = e & w << 3;
+            nl += lf_bytes(w);
+            a += (~w & HIGH) >> 7;
+            c0 += (c & HIGH) >> 7;
+            e0 += (e & HIGH) >> 7;
+            f0 += (f & HIGH) >> 7;
+        }
+        t->newlines += fold(nl);
+        t->ascii += fold(a);
+        t->ge_c0 += fold(c0);
+        t->ge_e0 += fold(e0);
+        t->ge_f0 += fold(f0);
+        p += 8 * words;
+        n -= 8 * words;
+    }
     for (size_t i = 0; i < n; i++) {
         unsigned x = p[i];
         t->newlines += x == 0x0A;
@@ -239,47 +310,18 @@ static void tally_tail(cli_tally *t, const unsigned char *p, size_t n)
     }
 }
 
-void cli_tally_add(cli_tally *t, const unsigned char *p, size_t n)
-{
-#ifdef CLI_AVX2
-    /* every thread computes the same answer: relaxed atomics suffice */
-    static atomic_int have_avx2 = -1;
-    int h = atomic_load_explicit(&have_avx2, memory_order_relaxed);
-    if (h < 0) {
-        h = __builtin_cpu_supports("avx2") ? 1 : 0;
-        atomic_store_explicit(&have_avx2, h, memory_order_relaxed);
-    }
-    if (h) {
-        size_t rest;
-        tally_avx2(t, p, n, &rest);
-        p += n - rest;
-        n = rest;
-    }
-#endif
-#ifdef CLI_VECTOR
-    TALLY_BLOCKS(cli_v16, cli_u16, 16);
-#endif
-    tally_tail(t, p, n);
-}
-
 uint64_t cli_count_newlines(const unsigned char *p, size_t n)
 {
     uint64_t total = 0;
-#ifdef CLI_VECTOR
-    const cli_v16 nl = {10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10};
-    while (n >= 16) {
-        size_t blocks = n / 16 < 255 ? n / 16 : 255;
-        cli_u16 a = {0};
-        for (size_t i = 0; i < blocks; i++) {
-            cli_v16 x;
-            memcpy(&x, p + 16 * i, 16);
-            a -= (cli_u16)(x == nl);
-        }
-        total += lanes_sum(a);
-        p += 16 * blocks;
-        n -= 16 * blocks;
+    while (n >= 8) {
+        size_t words = n / 8 < 255 ? n / 8 : 255;
+        uint64_t nl = 0;
+        for (size_t i = 0; i < words; i++)
+            nl += lf_bytes(word_at(p + 8 * i));
+        total += fold(nl);
+        p += 8 * words;
+        n -= 8 * words;
     }
-#endif
     for (size_t i = 0; i < n; i++)
         total += p[i] == 0x0A;
     return total;
