@@ -147,9 +147,14 @@ typedef struct {
 U8K_INLINE void u8k_vinit(u8k_vstate *st)
 {
     st->prev = v_splat(0);
+#ifdef U8K_OWN_VCHECK
+    st->t1 = v_table_top6(u8k_t_p_high);
+    st->t3 = v_table_top6(u8k_t_c_high);
+#else
     st->t1 = v_table(u8k_t_p_high);
-    st->t2 = v_table(u8k_t_p_low);
     st->t3 = v_table(u8k_t_c_high);
+#endif
+    st->t2 = v_table(u8k_t_p_low);
     st->nib = v_splat(0x0F);
     st->e0 = v_splat(0xE0 - 0x80);
     st->f0 = v_splat(0xF0 - 0x80);
@@ -162,8 +167,15 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
 U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 {
     u8k_v p1 = v_prev1(cur, prev);
+#ifdef U8K_OWN_VCHECK
+    /* the kernel's lookups by high nibble (top 6 bits) and low nibble
+     * take the bytes as they are */
+    u8k_v rules = v_and(v_and(v_lookup_top6(st->t1, p1), v_lookup_low6(st->t2, p1)),
+                        v_lookup_top6(st->t3, cur));
+#else
     u8k_v rules = v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
                         v_lookup(st->t3, v_shr4(cur)));
+#endif
     /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
      * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
     u8k_v third = v_subs(v_prev2(cur, prev), st->e0);
@@ -312,8 +324,13 @@ typedef struct {
 U8K_INLINE void u8k_ct_init(u8k_ctally *c)
 {
     c->a = c->b = c->nl = v_splat(0);
+#ifdef U8K_OWN_VCHECK
+    c->ta = v_table_top6(u8k_t_count_a);
+    c->tb = v_table_top6(u8k_t_count_b);
+#else
     c->ta = v_table(u8k_t_count_a);
     c->tb = v_table(u8k_t_count_b);
+#endif
     c->lf = v_splat(0x0A);
     c->lo = v_splat(0x0F);
     c->na = c->nnl = 0;
@@ -351,9 +368,14 @@ U8K_INLINE void u8k_ct_room(u8k_ctally *c, unsigned k, bool ab)
 /* One block, any bytes (after u8k_ct_room). */
 U8K_INLINE void u8k_ct_block(u8k_ctally *c, u8k_v cur)
 {
+#ifdef U8K_OWN_VCHECK
+    c->a = v_add(c->a, v_lookup_top6(c->ta, cur));
+    c->b = v_add(c->b, v_lookup_top6(c->tb, cur));
+#else
     u8k_v h = v_shr4(cur);
     c->a = v_add(c->a, v_lookup(c->ta, h));
     c->b = v_add(c->b, v_lookup(c->tb, h));
+#endif
     c->nl = v_inc_eq(c->nl, cur, c->lf);
 }
 

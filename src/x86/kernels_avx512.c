@@ -48,6 +48,31 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 {
     return (unsigned)_mm_popcnt_u64(_mm512_cmpgt_epi8_mask(v, _mm512_set1_epi8(t)));
 }
+/* The validator's own table lookups (U8K_OWN_VCHECK in simd/validate.h):
+ * vpermb picks from a 64-byte table by the low 6 bits of each index byte
+ * and ignores the top 2, so
+ *  - v_lookup_low6(t, x) with v_table(t) (16 entries repeated 4 times)
+ *    looks up the low nibble of x, with no AND to clear the high bits;
+ *  - v_lookup_top6(t, x) looks up the top 6 bits of x: a 16-bit shift by
+ *    2 brings them to the bottom of each byte (the 2 bits it shifts in
+ *    from the next byte land in the ignored top), and the table built by
+ *    v_table_top6 holds t[j >> 2] at entry j, the high nibble's entry.
+ * No shift-and-mask pair and no vpshufb high-bit zeroing. */
+U8K_INLINE u8k_v v_lookup_low6(u8k_v t, u8k_v x) { return _mm512_permutexvar_epi8(x, t); }
+U8K_INLINE u8k_v v_lookup_top6(u8k_v t, u8k_v x)
+{
+    return _mm512_permutexvar_epi8(_mm512_srli_epi16(x, 2), t);
+}
+U8K_INLINE u8k_v v_table_top6(const unsigned char t[16])
+{
+    static const unsigned char iota[64] = {
+        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+        22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+        44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+    };
+    return v_lookup_top6(v_table(t), v_load(iota));
+}
+#define U8K_OWN_VCHECK 1
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm512_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t: a masked subtract of -1. */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t)
