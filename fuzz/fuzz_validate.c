@@ -1,4 +1,4 @@
-// needs: utf8kit_validate utf8kit_is_valid utf8kit_ascii_prefix utf8kit_impl_select
+// needs: utf8kit_validate utf8kit_validate_counts utf8kit_is_valid utf8kit_ascii_prefix utf8kit_impl_select
 /*
  * fuzz_validate.c - validation, every kernel against the scalar reference
  * and the scalar reference against an independent decoder (fuzz_common.h).
@@ -7,7 +7,9 @@
  * len, error_len >= 1 on error and within the input, TRUNCATED exactly
  * when the error runs to the end, the prefix before the error valid),
  * is_valid agrees with it, ascii_prefix is the run of bytes < 80, and every
- * kernel gives the scalar result field for field.
+ * kernel gives the scalar result field for field; validate_counts gives
+ * validate's result and the scalar kernel's counts, added to what the
+ * struct held.
  */
 #include "fuzz_common.h"
 #include "internal.h"
@@ -38,6 +40,28 @@ static void check_one(const unsigned char *s, size_t len, const char *kname)
             FUZZ_CHECK(r.read + r.error_len == len, "[%s] truncated not at end", kname);
         /* the prefix is valid, and so is is_valid on it */
         FUZZ_CHECK(utf8kit_is_valid((const char *)s, r.read), "[%s] prefix %zu", kname, r.read);
+    }
+    {
+        utf8kit_counts c, w;
+        utf8kit_result rc, wc;
+        int k;
+        /* start from non-zero figures: the call adds */
+        c.lines = w.lines = 5;
+        for (k = 0; k < 5; k++)
+            c.seq[k] = w.seq[k] = (uint64_t)k * 3;
+        rc = utf8kit_validate_counts((const char *)s, len, &c);
+        wc = u8k_scalar_validate_counts(s, len, &w);
+        FUZZ_CHECK(same_result(rc, want) && same_result(wc, want),
+                   "[%s] len %zu: validate_counts " RES_FMT " scalar " RES_FMT, kname, len,
+                   RES_ARGS(rc), RES_ARGS(wc));
+        FUZZ_CHECK(c.lines == w.lines && c.seq[0] == w.seq[0] && c.seq[1] == w.seq[1] &&
+                       c.seq[2] == w.seq[2] && c.seq[3] == w.seq[3] && c.seq[4] == w.seq[4],
+                   "[%s] len %zu: counts %llu %llu/%llu/%llu/%llu, scalar %llu %llu/%llu/%llu/%llu",
+                   kname, len, (unsigned long long)c.lines, (unsigned long long)c.seq[1],
+                   (unsigned long long)c.seq[2], (unsigned long long)c.seq[3],
+                   (unsigned long long)c.seq[4], (unsigned long long)w.lines,
+                   (unsigned long long)w.seq[1], (unsigned long long)w.seq[2],
+                   (unsigned long long)w.seq[3], (unsigned long long)w.seq[4]);
     }
     for (i = 0; i < len && s[i] < 0x80; i++)
         ;
