@@ -5,8 +5,9 @@
  *  - every length 0..300 of random mixes of ASCII, 2-byte, 3-byte and
  *    4-byte characters (surrogate pairs), with lone surrogates sprinkled
  *    in or not, the pair cut by the end or not;
- *  - a lone high, a lone low, a reversed pair and a pair at every
- *    position 0..140 of texts of each kind;
+ *  - a lone high, a lone low, a reversed pair, a pair and units whose
+ *    high or low byte alone is ASCII at every position of 300-unit texts
+ *    of each kind (long ASCII runs included);
  *  - output room exactly sufficient, one byte short, and ample; strict
  *    and U8K_TRUSTED (valid and invalid input);
  *  - inputs end at a PROT_NONE page and outputs end at another, so a read
@@ -118,11 +119,13 @@ static void rooms32(const uint32_t *s, size_t n, const char *what)
 /* Kinds of random unit: the weights of mix m are w[m][kind]. */
 enum { ASCII, TWO, THREE, PAIR, LONE_HIGH, LONE_LOW, KINDS };
 static const unsigned weights[][KINDS] = {
+    {1, 0, 0, 0, 0, 0}, /* ASCII only: long runs */
     {8, 1, 1, 1, 0, 0}, /* mostly ASCII */
     {2, 8, 0, 0, 0, 0}, /* ASCII and 2-byte: the below-U+0800 path */
     {2, 2, 8, 0, 0, 0}, /* BMP, no surrogates */
     {2, 1, 2, 6, 0, 0}, /* many pairs */
     {1, 1, 1, 1, 0, 0}, /* everything valid */
+#define VALID_MIXES 6
     {4, 2, 2, 2, 1, 1}, /* with unpaired surrogates */
     {0, 0, 1, 8, 1, 0}, /* pairs and lone highs */
 };
@@ -296,18 +299,21 @@ int main(void)
             both16(u, n, "utf16 mix");
         }
 
-    /* A lone high, a lone low, a low then a high, and a good pair at
-     * every position of texts of each valid kind (mixes 0..4), so that
-     * each meets every block edge. */
-    for (m = 0; m < 5; m++) {
-        fill16(v, 150, m);
+    /* One odd unit or pair at every position of 300-unit texts of each
+     * valid kind, so that each meets every block edge: a lone high, a lone
+     * low, a low then a high, a good pair, and single units whose high or
+     * low byte alone is ASCII (so that either byte order must be looked
+     * at whole). */
+    for (m = 0; m < VALID_MIXES; m++) {
+        static const uint16_t a[] = {0xD834, 0xDD1E, 0xDD1E, 0xD834, 0x0100, 0x4100,
+                                     0x0141, 0x0080, 0x07FF, 0x0800, 0xFFFF};
+        static const uint16_t b[] = {'a', 'b', 0xD834, 0xDD1E, 'c', 'd', 'e', 'f', 'g', 'h', 'i'};
+        fill16(v, 300, m);
         /* no pair cut by the end of the base text */
-        if ((v[149] & 0xFC00) == 0xD800)
-            v[149] = 'x';
-        for (p = 0; p < 140; p++) {
-            static const uint16_t a[4] = {0xD834, 0xDD1E, 0xDD1E, 0xD834};
-            static const uint16_t b[4] = {'a', 'b', 0xD834, 0xDD1E};
-            for (int k = 0; k < 4; k++) {
+        if ((v[299] & 0xFC00) == 0xD800)
+            v[299] = 'x';
+        for (p = 0; p < 298; p++) {
+            for (size_t k = 0; k < sizeof a / sizeof a[0]; k++) {
                 memcpy(u, v, sizeof v);
                 /* do not leave half of a pair of the base text behind */
                 if (p > 0 && (u[p - 1] & 0xFC00) == 0xD800)
@@ -316,13 +322,13 @@ int main(void)
                     u[p + 2] = 'z';
                 u[p] = a[k];
                 u[p + 1] = b[k];
-                both16(u, 150, k == 0 ? "lone high" : k == 1 ? "lone low" : k == 2 ? "low high" : "pair");
+                both16(u, 300, k == 0 ? "lone high" : k == 1 ? "lone low" : k == 2 ? "low high" : k == 3 ? "pair" : "odd unit");
             }
         }
     }
 
     /* UTF-32: every length of every mix, sometimes with a bad value. */
-    for (m = 0; m < 5; m++)
+    for (m = 0; m < VALID_MIXES; m++)
         for (n = 0; n <= 300; n++) {
             for (p = 0; p < n; p++)
                 c[p] = value(pick(m));
@@ -333,7 +339,7 @@ int main(void)
             }
         }
     /* a bad value at every position 0..140 */
-    for (m = 0; m < 5; m++) {
+    for (m = 0; m < VALID_MIXES; m++) {
         for (p = 0; p < 150; p++)
             e[p] = value(pick(m));
         for (p = 0; p < 140; p++)

@@ -15,11 +15,12 @@
  *    unit waits for the next step), the units are widened to 32-bit
  *    lanes, each pair is joined in the lane of its high half, and every
  *    lane becomes its 1 to 4 bytes (u8k_utf8_lanes), two compresses.
- * The last 1..31 units are one masked block of the same kind. Stores are
- * masked to the bytes produced, and a block is stored only when all its
- * bytes fit, so nothing is written past the room or past what the result
- * reports. A block with an unpaired surrogate, and one that does not fit,
- * goes to the scalar reference kernel, which gives the exact report.
+ * The last 1..31 units are one masked block of the same kind. Whole
+ * registers are stored while the room allows; near its end the stores
+ * are masked to the bytes produced and a block is stored only when all
+ * its bytes fit, so nothing is written past the room. A block with an
+ * unpaired surrogate, and one that does not fit, goes to the scalar
+ * reference kernel, which gives the exact report.
  *
  * UTF-32 -> UTF-8 takes 16 values per step with the same lane encoder.
  */
@@ -32,50 +33,93 @@
 #define U8K_LOW64(n) _bzhi_u64(~UINT64_C(0), (unsigned)(n))
 
 /* Per leading-zero count (index: lzcnt mod 32) of a code point in a
- * 32-bit lane, the byte masks (U8K_KEEP_*) and the marker bits
- * (U8K_MARK_*) of its UTF-8 form when the four bytes of the lane hold,
- * lowest first, bits 18.., 12.., 6.. and 0.. of the value: a character of
- * k bytes uses the last k bytes of the lane.
- *   lz 25..32 (U+0000..007F):   0xxxxxxx
- *   lz 21..24 (U+0080..07FF):   110xxxxx 10xxxxxx
- *   lz 16..20 (U+0800..FFFF):   1110xxxx 10xxxxxx 10xxxxxx
- *   lz 11..15 (U+10000..10FFFF): 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx
+ * 32-bit lane, the byte masks of its UTF-8 form when the four bytes of
+ * the lane hold, lowest first, bits 18.., 12.., 6.. and 0.. of the value:
+ * a character of k bytes uses the last k bytes of the lane.
+ *   lz 25..32 (U+0000..007F):    0xxxxxxx                             FF
+ *   lz 21..24 (U+0080..07FF):    110xxxxx 10xxxxxx                    9F BF
+ *   lz 16..20 (U+0800..FFFF):    1110xxxx 10xxxxxx 10xxxxxx           8F BF BF
+ *   lz 11..15 (U+10000..10FFFF): 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx  87 BF BF BF
  * (lz 1..10 cannot occur for a scalar value; lz 32, the value 0, wraps
- * to index 0.) A byte that is not used has mask 0. */
-#define U8K_K1 0x7F000000
-#define U8K_K2 0x3F1F0000
-#define U8K_K3 0x3F3F0F00
-#define U8K_K4 0x3F3F3F07
-#define U8K_M2 (int)0x80C00000u
-#define U8K_M3 (int)0x8080E000u
-#define U8K_M4 (int)0x808080F0u
+ * to index 0.) A byte in use has its top bit set in the mask (the
+ * marker bits cover it, or the value has it clear), one not in use is 0.
+ * The marker bits of a byte are then its mask shifted left by one,
+ * inverted, top 4 bits: 9F -> C0, 8F -> E0, 87 -> F0, BF -> 80, FF -> 00. */
+#define U8K_K1 (int)0xFF000000u
+#define U8K_K2 (int)0xBF9F0000u
+#define U8K_K3 (int)0xBFBF8F00u
+#define U8K_K4 (int)0xBFBFBF87u
 /* _mm512_set_epi32 lists lanes 15 down to 0: the first table covers
  * indices 0..15, the second 16..31. */
-#define U8K_BY_LZ_LO(k1, k4)                                                                \
-    _mm512_set_epi32(k4, k4, k4, k4, k4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, k1)
-#define U8K_BY_LZ_HI(k1, k2, k3)                                                            \
-    _mm512_set_epi32(k1, k1, k1, k1, k1, k1, k1, k2, k2, k2, k2, k3, k3, k3, k3, k3)
+#define U8K_BY_LZ_LO _mm512_set_epi32(U8K_K4, U8K_K4, U8K_K4, U8K_K4, U8K_K4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, U8K_K1)
+#define U8K_BY_LZ_HI                                                                         \
+    _mm512_set_epi32(U8K_K1, U8K_K1, U8K_K1, U8K_K1, U8K_K1, U8K_K1, U8K_K1, U8K_K2, U8K_K2,   \
+                     U8K_K2, U8K_K2, U8K_K3, U8K_K3, U8K_K3, U8K_K3, U8K_K3)
 
-/* Multishift selectors giving each 32-bit lane bits 18.., 12.., 6.. and
- * 0.. of its value, lowest byte first (the upper lane of each 64-bit word
- * adds 32). */
-#define U8K_SEL_UTF8_4 _mm512_set1_epi64(0x20262C3200060C12)
+/* The constants of the kernels below, made once per call. GCC would
+ * otherwise rebuild the 16-bit ones inside the loop from a general
+ * register (a broadcast that competes with the shuffles and compresses
+ * for the same execution port); the empty asm makes each a value it
+ * cannot rebuild, so it stays in a register. */
+typedef struct u8k_to8 {
+    __m512i x7f80, x7800, d800, w0080, sel2, k3fff, m80c0, bias, sel4, bylz_lo, bylz_hi, f0, even;
+} u8k_to8;
+
+#define U8K_PIN(x) __asm__("" : "+v"(x))
+
+U8K_INLINE void u8k_to8_init(u8k_to8 *k)
+{
+    /* u + 7F80 (saturating) has its top bit set when u >= 0080, and
+     * u + 7800 when u >= 0800: sign tests (VPMOVW2M) instead of compares,
+     * which would compete for the shuffle port. */
+    k->x7f80 = _mm512_set1_epi16(0x7F80);
+    k->x7800 = _mm512_set1_epi16(0x7800);
+    k->d800 = _mm512_set1_epi16((short)0xD800);
+    k->w0080 = _mm512_set1_epi16(0x0080);
+    /* Multishift selector giving each 16-bit lane bits 6.. (low byte)
+     * and 0.. (high byte) of its unit. */
+    k->sel2 = _mm512_set1_epi64(0x3036202610160006);
+    k->k3fff = _mm512_set1_epi16(0x3FFF);
+    k->m80c0 = _mm512_set1_epi16((short)0x80C0);
+    /* 10000 - D800 * 400 - DC00: see u8k_utf16_block */
+    k->bias = _mm512_set1_epi32(0x35FDC00);
+    /* Multishift selector giving each 32-bit lane bits 18.., 12.., 6..
+     * and 0.. of its value, lowest byte first (the upper lane of each
+     * 64-bit word adds 32). */
+    k->sel4 = _mm512_set1_epi64(0x20262C3200060C12);
+    k->bylz_lo = U8K_BY_LZ_LO;
+    k->bylz_hi = U8K_BY_LZ_HI;
+    k->f0 = _mm512_set1_epi8((char)0xF0);
+    /* Byte k: 2k, the first bytes of 32 + 32 units in two registers. */
+    k->even = _mm512_set_epi8(126, 124, 122, 120, 118, 116, 114, 112, 110, 108, 106, 104, 102,
+                              100, 98, 96, 94, 92, 90, 88, 86, 84, 82, 80, 78, 76, 74, 72, 70, 68,
+                              66, 64, 62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34,
+                              32, 30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    U8K_PIN(k->x7f80);
+    U8K_PIN(k->x7800);
+    U8K_PIN(k->d800);
+    U8K_PIN(k->w0080);
+    U8K_PIN(k->sel2);
+    U8K_PIN(k->k3fff);
+    U8K_PIN(k->m80c0);
+    U8K_PIN(k->bias);
+    U8K_PIN(k->sel4);
+    U8K_PIN(k->f0);
+}
 
 /* The UTF-8 form of the code points in the 32-bit lanes of c selected by
  * `lanes` (scalar values), packed to the low bytes of the result; *n gets
  * its length (at most 64). */
-U8K_INLINE __m512i u8k_utf8_lanes(__m512i c, __mmask16 lanes, unsigned *n)
+U8K_INLINE __m512i u8k_utf8_lanes(const u8k_to8 *k, __m512i c, __mmask16 lanes, unsigned *n)
 {
-    __m512i lz = _mm512_lzcnt_epi32(c);
-    __m512i keep = _mm512_maskz_permutex2var_epi32(lanes, U8K_BY_LZ_LO(U8K_K1, U8K_K4), lz,
-                                                   U8K_BY_LZ_HI(U8K_K1, U8K_K2, U8K_K3));
-    __m512i mark = _mm512_permutex2var_epi32(U8K_BY_LZ_LO(0, U8K_M4), lz,
-                                             U8K_BY_LZ_HI(0, U8K_M2, U8K_M3));
-    __m512i bits = _mm512_multishift_epi64_epi8(U8K_SEL_UTF8_4, c);
+    __m512i keep = _mm512_maskz_permutex2var_epi32(lanes, k->bylz_lo, _mm512_lzcnt_epi32(c),
+                                                   k->bylz_hi);
+    __m512i mark = _mm512_andnot_si512(_mm512_slli_epi32(keep, 1), k->f0);
+    __m512i bits = _mm512_multishift_epi64_epi8(k->sel4, c);
     /* (bits & keep) | mark: ternary-logic truth table with A = bits (F0),
      * B = keep (CC), C = mark (AA): (F0 & CC) | AA = EA. */
     __m512i out = _mm512_ternarylogic_epi32(bits, keep, mark, 0xEA);
-    __mmask64 used = _mm512_test_epi8_mask(keep, keep);
+    __mmask64 used = _mm512_movepi8_mask(keep);
     *n = (unsigned)_mm_popcnt_u64(used);
     return _mm512_maskz_compress_epi8(used, out);
 }
@@ -83,68 +127,65 @@ U8K_INLINE __m512i u8k_utf8_lanes(__m512i c, __mmask16 lanes, unsigned *n)
 /* Swaps the two bytes of every 16-bit unit (big-endian input). */
 U8K_INLINE __m512i u8k_bswap16(__m512i v) { return _mm512_shldi_epi16(v, v, 8); }
 
-/* Multishift selector giving each 16-bit lane bits 6.. (low byte) and
- * 0.. (high byte) of its unit. */
-#define U8K_SEL_UTF8_2 _mm512_set1_epi64(0x3036202610160006)
-
 /* What a block step did: bytes written, or one of these. */
 #define U8K_BLOCK_SCALAR (-1) /* an unpaired surrogate: ask the scalar kernel */
 #define U8K_BLOCK_FULL (-2)   /* its bytes do not fit in the room left */
 
-/* Converts the units of u (32 host-order units) selected by `valid` (the
- * low 1..32 bits; the other units are 0) to dst, given
- * room bytes of room. Returns the bytes written and sets *used to the
- * units converted (all valid ones, or one less when the last of 32 is a
- * high surrogate), or returns U8K_BLOCK_SCALAR / U8K_BLOCK_FULL having
- * written nothing. */
-U8K_INLINE int u8k_utf16_block(__m512i u, __mmask32 valid, unsigned char *dst, size_t room,
-                               unsigned *used)
+/* Converts the units of u (32 host-order units, not all ASCII: high has
+ * their non-ASCII ones) selected by `valid` (the low 1..32 bits; the
+ * other units are 0) to dst, given room bytes of room. Returns the bytes
+ * written and sets *used to the units converted (all valid ones, or one
+ * less when the last of 32 is a high surrogate), or returns
+ * U8K_BLOCK_SCALAR / U8K_BLOCK_FULL having written nothing beyond the
+ * room. With room to spare (64 or 128 bytes), whole registers are stored
+ * and the bytes past those reported are left undefined. */
+U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mmask32 valid,
+                               unsigned char *dst, size_t room, unsigned *used)
 {
-    __mmask32 high = _mm512_test_epi16_mask(u, _mm512_set1_epi16((short)0xFF80));
     unsigned count = (unsigned)_mm_popcnt_u32(valid);
-    __mmask32 hs, ls, lanes;
-    __m512i w, lo, hi, x, y;
+    __mmask32 sur, hs, ls, lanes;
+    __m512i lo, hi, x, y;
     unsigned n1, n2;
-    if (!high) {
-        if (room < count)
-            return U8K_BLOCK_FULL;
-        _mm256_mask_storeu_epi8(dst, valid, _mm512_cvtepi16_epi8(u));
-        *used = count;
-        return (int)count;
-    }
-    if (!_mm512_test_epi16_mask(u, _mm512_set1_epi16((short)0xF800))) {
+    if (!_mm512_movepi16_mask(_mm512_adds_epu16(u, k->x7800))) {
         /* U+0080..07FF: 110xxxxx 10xxxxxx in the lane, first byte low:
          * ((unit >> 6) | C0) low, ((unit & 3F) | 80) high, by one
          * multishift and a ternary (x & 3FFF) | 80C0 (truth table EA as
          * in u8k_utf8_lanes); ASCII lanes keep the unit. Used bytes: the
-         * low byte of each valid lane, and the high byte where it has its
-         * top bit set (only two-byte forms; an ASCII lane's is 0). */
-        __m512i two = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(U8K_SEL_UTF8_2, u),
-                                                _mm512_set1_epi16(0x3FFF),
-                                                _mm512_set1_epi16((short)0x80C0), 0xEA);
+         * low byte of each valid lane (top bit set by the OR 0080), and
+         * the high byte where it has its top bit set (only two-byte
+         * forms; an ASCII lane's is 0). */
+        __m512i two = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k->sel2, u),
+                                                k->k3fff, k->m80c0, 0xEA);
         __m512i out = _mm512_mask_mov_epi16(u, high, two);
-        __mmask64 keep = (_mm512_movepi8_mask(out) | UINT64_C(0x5555555555555555)) &
-                         U8K_LOW64(2 * count);
-        unsigned n = (unsigned)_mm_popcnt_u64(keep);
-        if (room < n)
-            return U8K_BLOCK_FULL;
-        _mm512_mask_storeu_epi8(dst, U8K_LOW64(n), _mm512_maskz_compress_epi8(keep, out));
+        __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(out, k->w0080));
+        unsigned n;
+        if (count < 32)
+            keep &= U8K_LOW64(2 * count);
+        n = (unsigned)_mm_popcnt_u64(keep);
+        x = _mm512_maskz_compress_epi8(keep, out);
+        if (U8K_LIKELY(room >= 64)) {
+            _mm512_storeu_si512((void *)dst, x);
+        } else {
+            if (room < n)
+                return U8K_BLOCK_FULL;
+            _mm512_mask_storeu_epi8(dst, U8K_LOW64(n), x);
+        }
         *used = count;
         return (int)n;
     }
-    /* Surrogates: high D800..DBFF, low DC00..DFFF. */
-    w = _mm512_and_si512(u, _mm512_set1_epi16((short)0xFC00));
-    hs = _mm512_cmpeq_epi16_mask(w, _mm512_set1_epi16((short)0xD800));
-    ls = _mm512_cmpeq_epi16_mask(w, _mm512_set1_epi16((short)0xDC00));
+    /* Surrogates: D800..DFFF, i.e. (u ^ D800) < 0800; the low ones
+     * DC00..DFFF have bit 0400 (moved to the top by a shift of 5). */
+    sur = ~_mm512_movepi16_mask(_mm512_adds_epu16(_mm512_xor_si512(u, k->d800), k->x7800));
     lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u));
     hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1));
     lanes = valid;
-    if (hs | ls) {
+    if (sur) {
         /* Well paired when every low one follows a high one: ls is hs
          * moved up one unit, once a high one in unit 31 is left for the
          * next step. The value of a pair (h, l) is
          * 10000 + (h - D800) * 400 + (l - DC00) = h * 400 + l - 35FDC00. */
-        const __m512i bias = _mm512_set1_epi32(0x35FDC00);
+        ls = sur & _mm512_movepi16_mask(_mm512_slli_epi16(u, 5));
+        hs = sur & ~ls;
         if (hs >> 31) {
             hs &= 0x7FFFFFFFu;
             lanes &= 0x7FFFFFFFu;
@@ -153,17 +194,22 @@ U8K_INLINE int u8k_utf16_block(__m512i u, __mmask32 valid, unsigned char *dst, s
         if (ls != (__mmask32)(hs << 1))
             return U8K_BLOCK_SCALAR;
         lanes &= ~ls;
-        x = _mm512_sub_epi32(_mm512_alignr_epi32(hi, lo, 1), bias);
-        y = _mm512_sub_epi32(_mm512_alignr_epi32(hi, hi, 1), bias);
+        x = _mm512_sub_epi32(_mm512_alignr_epi32(hi, lo, 1), k->bias);
+        y = _mm512_sub_epi32(_mm512_alignr_epi32(hi, hi, 1), k->bias);
         lo = _mm512_mask_add_epi32(lo, (__mmask16)hs, _mm512_slli_epi32(lo, 10), x);
         hi = _mm512_mask_add_epi32(hi, (__mmask16)(hs >> 16), _mm512_slli_epi32(hi, 10), y);
     }
-    x = u8k_utf8_lanes(lo, (__mmask16)lanes, &n1);
-    y = u8k_utf8_lanes(hi, (__mmask16)(lanes >> 16), &n2);
-    if (room < n1 + n2)
-        return U8K_BLOCK_FULL;
-    _mm512_mask_storeu_epi8(dst, U8K_LOW64(n1), x);
-    _mm512_mask_storeu_epi8(dst + n1, U8K_LOW64(n2), y);
+    x = u8k_utf8_lanes(k, lo, (__mmask16)lanes, &n1);
+    y = u8k_utf8_lanes(k, hi, (__mmask16)(lanes >> 16), &n2);
+    if (U8K_LIKELY(room >= 128)) {
+        _mm512_storeu_si512((void *)dst, x);
+        _mm512_storeu_si512((void *)(dst + n1), y);
+    } else {
+        if (room < n1 + n2)
+            return U8K_BLOCK_FULL;
+        _mm512_mask_storeu_epi8(dst, U8K_LOW64(n1), x);
+        _mm512_mask_storeu_epi8(dst + n1, U8K_LOW64(n2), y);
+    }
     *used = count;
     return (int)(n1 + n2);
 }
@@ -174,25 +220,52 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
     bool be = (flags & U8K_BE) != 0;
     size_t i = 0, o = 0;
     utf8kit_result r;
+    u8k_to8 k;
+    /* For ASCII runs, on the units as they are in memory: the bits that
+     * must be clear, and the byte to keep of each unit. */
+    __m512i run_test = be ? _mm512_set1_epi16((short)0x80FF) : _mm512_set1_epi16((short)0xFF80);
+    __m512i run_pick;
+    u8k_to8_init(&k);
+    run_pick = be ? _mm512_add_epi8(k.even, _mm512_set1_epi8(1)) : k.even;
     for (;;) {
         __m512i u;
+        __mmask32 valid = ~(__mmask32)0, high;
         unsigned used;
         int n;
         if (len - i >= 32) {
             u = _mm512_loadu_si512((const void *)(src + i));
-            if (be)
-                u = u8k_bswap16(u);
-            n = u8k_utf16_block(u, ~(__mmask32)0, dst + o, cap - o, &used);
         } else if (i < len) {
             /* The last units: a masked load reads only them. */
-            __mmask32 valid = (__mmask32)_bzhi_u32(~0u, (unsigned)(len - i));
+            valid = (__mmask32)_bzhi_u32(~0u, (unsigned)(len - i));
             u = _mm512_maskz_loadu_epi16(valid, (const void *)(src + i));
-            if (be)
-                u = u8k_bswap16(u);
-            n = u8k_utf16_block(u, valid, dst + o, cap - o, &used);
         } else {
             return u8k_res(UTF8KIT_OK, i, o, 0);
         }
+        if (be)
+            u = u8k_bswap16(u);
+        high = _mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7f80));
+        if (!high) {
+            unsigned count = (unsigned)_mm_popcnt_u32(valid);
+            if (cap - o < count)
+                goto full;
+            _mm256_mask_storeu_epi8(dst + o, valid, _mm512_cvtepi16_epi8(u));
+            i += count;
+            o += count;
+            /* A run of ASCII: 64 units at a time, their low bytes (the
+             * second byte of each unit when big-endian) picked from two
+             * registers. */
+            while (len - i >= 64 && cap - o >= 64) {
+                __m512i a = _mm512_loadu_si512((const void *)(src + i));
+                __m512i b = _mm512_loadu_si512((const void *)(src + i + 32));
+                if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), run_test))
+                    break;
+                _mm512_storeu_si512((void *)(dst + o), _mm512_permutex2var_epi8(a, run_pick, b));
+                i += 64;
+                o += 64;
+            }
+            continue;
+        }
+        n = u8k_utf16_block(&k, u, high, valid, dst + o, cap - o, &used);
         if (U8K_LIKELY(n >= 0)) {
             i += used;
             o += (unsigned)n;
@@ -212,10 +285,12 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
             }
             return u8k_shift(r, i, o);
         }
-        /* The room runs out within this block. */
-        r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-        return u8k_shift(r, i, o);
+        goto full;
     }
+full:
+    /* The room runs out within this block. */
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
+    return u8k_shift(r, i, o);
 }
 
 /* UTF-32 -> UTF-8, 16 values per step (the last 1..15 one masked step);
@@ -226,6 +301,8 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
+    u8k_to8 k;
+    u8k_to8_init(&k);
     while (i < len) {
         __mmask16 valid = 0xFFFF;
         __m512i c, x;
@@ -258,7 +335,7 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
             }
             return u8k_shift(r, i, o);
         }
-        x = u8k_utf8_lanes(c, valid, &n);
+        x = u8k_utf8_lanes(&k, c, valid, &n);
         if (cap - o < n)
             break;
         _mm512_mask_storeu_epi8(dst + o, U8K_LOW64(n), x);
