@@ -166,20 +166,22 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
  * an error ends in it). */
 U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 {
-    u8k_v p1 = v_prev1(cur, prev);
 #ifdef U8K_OWN_VCHECK
-    /* the kernel's lookups by high nibble (top 6 bits) and low nibble
-     * take the bytes as they are */
+    /* the kernel's own shifts, and lookups by high nibble (top 6 bits)
+     * and low nibble that take the bytes as they are */
+    u8k_v p1, p2, p3;
+    v_prevs(cur, prev, &p1, &p2, &p3);
     u8k_v rules = v_and(v_and(v_lookup_top6(st->t1, p1), v_lookup_low6(st->t2, p1)),
                         v_lookup_top6(st->t3, cur));
 #else
+    u8k_v p1 = v_prev1(cur, prev), p2 = v_prev2(cur, prev), p3 = v_prev3(cur, prev);
     u8k_v rules = v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
                         v_lookup(st->t3, v_shr4(cur)));
 #endif
     /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
      * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
-    u8k_v third = v_subs(v_prev2(cur, prev), st->e0);
-    u8k_v fourth = v_subs(v_prev3(cur, prev), st->f0);
+    u8k_v third = v_subs(p2, st->e0);
+    u8k_v fourth = v_subs(p3, st->f0);
     return v_xor(rules, v_and(v_or(third, fourth), st->hi));
 }
 

@@ -72,6 +72,17 @@ U8K_INLINE u8k_v v_table_top6(const unsigned char t[16])
     };
     return v_lookup_top6(v_table(t), v_load(iota));
 }
+/* v_prevs gives v_prev1, v_prev2 and v_prev3 at once for the validator:
+ * vpermt2b takes two cycles of port 5 each here, while one valignq (the
+ * 128-bit lanes of prev|cur moved up by one lane) and three in-lane
+ * vpalignr take one each. */
+U8K_INLINE void v_prevs(u8k_v c, u8k_v p, u8k_v *p1, u8k_v *p2, u8k_v *p3)
+{
+    u8k_v mid = _mm512_alignr_epi64(c, p, 6); /* prev's last lane, then cur's first three */
+    *p1 = _mm512_alignr_epi8(c, mid, 15);
+    *p2 = _mm512_alignr_epi8(c, mid, 14);
+    *p3 = _mm512_alignr_epi8(c, mid, 13);
+}
 #define U8K_OWN_VCHECK 1
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm512_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t: a masked subtract of -1. */
