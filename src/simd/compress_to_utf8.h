@@ -295,13 +295,19 @@ full:
 
 /* UTF-32 -> UTF-8, 16 values per step (the last 1..15 one masked step);
  * a block holding a surrogate or a value above 10FFFF goes to the scalar
- * kernel (which reports it), as does one that does not fit. */
+ * kernel (which reports it), as does one that does not fit. After an
+ * ASCII block, ASCII runs go 64 values at a time. */
 static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, unsigned char *dst,
                                                size_t cap, unsigned flags)
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
     u8k_to8 k;
+    /* Byte k < 32: 4k, the low bytes of 16 + 16 values in two registers. */
+    const __m512i quad = _mm512_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 124, 120, 116, 112,
+                                         108, 104, 100, 96, 92, 88, 84, 80, 76, 72, 68, 64, 60, 56,
+                                         52, 48, 44, 40, 36, 32, 28, 24, 20, 16, 12, 8, 4, 0);
     u8k_to8_init(&k);
     while (i < len) {
         __mmask16 valid = 0xFFFF;
@@ -320,6 +326,23 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
             _mm_mask_storeu_epi8(dst + o, valid, _mm512_cvtepi32_epi8(c));
             i += count;
             o += count;
+            while (len - i >= 64 && cap - o >= 64) {
+                const __m512i *p = (const __m512i *)(const void *)(src + i);
+                __m512i a = _mm512_loadu_si512((const void *)p);
+                __m512i b = _mm512_loadu_si512((const void *)(p + 1));
+                __m512i e = _mm512_loadu_si512((const void *)(p + 2));
+                __m512i f = _mm512_loadu_si512((const void *)(p + 3));
+                /* a | b | e | f: truth table FE for three inputs */
+                __m512i any = _mm512_ternarylogic_epi32(_mm512_or_si512(a, b), e, f, 0xFE);
+                if (_mm512_test_epi32_mask(any, _mm512_set1_epi32((int)0xFFFFFF80u)))
+                    break;
+                a = _mm512_permutex2var_epi8(a, quad, b);
+                e = _mm512_permutex2var_epi8(e, quad, f);
+                _mm512_storeu_si512((void *)(dst + o),
+                                    _mm512_inserti64x4(a, _mm512_castsi512_si256(e), 1));
+                i += 64;
+                o += 64;
+            }
             continue;
         }
         /* c - D800 < 800 (a surrogate), or c > 10FFFF */
@@ -336,9 +359,13 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
             return u8k_shift(r, i, o);
         }
         x = u8k_utf8_lanes(&k, c, valid, &n);
-        if (cap - o < n)
-            break;
-        _mm512_mask_storeu_epi8(dst + o, U8K_LOW64(n), x);
+        if (U8K_LIKELY(cap - o >= 64)) {
+            _mm512_storeu_si512((void *)(dst + o), x);
+        } else {
+            if (cap - o < n)
+                break;
+            _mm512_mask_storeu_epi8(dst + o, U8K_LOW64(n), x);
+        }
         i += count;
         o += n;
     }
