@@ -121,10 +121,13 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     }
 }
 
-/* The typed driver. Counts are in units of the pair. */
+/* The typed driver. Counts are in units of the pair. x: what REPLACE
+ * writes; NULL for the typed functions' '?' in encoding `to`. */
 static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
-                            utf8kit_policy pol, unsigned flags, const struct u8k_subst *x)
+                            utf8kit_policy pol, unsigned flags, const struct u8k_subst *x,
+                            utf8kit_encoding to)
 {
+    struct u8k_subst own;
     const u8k_kernels *k = u8k_active();
     const unsigned char *s = src;
     unsigned char *d = dst;
@@ -145,8 +148,16 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
         if (pol != UTF8KIT_REPLACE && pol != UTF8KIT_SKIP)
             break; /* STRICT; or an error that TRUSTED did not need to see */
         if (pol == UTF8KIT_REPLACE) {
-            const unsigned char *b = r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub : x->repl;
-            size_t units = (r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub_len : x->repl_len) / osz;
+            const unsigned char *b;
+            size_t units;
+            if (x == NULL) {
+                /* the typed functions' '?', built at the first error only:
+                 * valid input runs at the speed of STRICT */
+                u8k_make_subst(&own, to, '?');
+                x = &own;
+            }
+            b = r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub : x->repl;
+            units = (r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub_len : x->repl_len) / osz;
             if (d != NULL) {
                 if (cap - w < units) {
                     r = u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, pos, w, 0);
@@ -362,7 +373,7 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
                 units--;
         }
         r = drive(p, s + pos, units, d ? d + w : NULL, d ? (dst_cap - w) / osz : SIZE_MAX,
-                  opt->policy, flags, &x);
+                  opt->policy, flags, &x, to);
         pos += r.read * isz;
         w += r.written * osz;
         if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
@@ -432,7 +443,8 @@ utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_c
     static const struct u8k_subst x = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
     if (s == NULL && len != 0)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x);
+    return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x,
+                 UTF8KIT_UTF8);
 }
 
 /* ---- the typed public functions ------------------------------------------ */
@@ -440,28 +452,54 @@ utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_c
 static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, size_t len,
                             void *dst, size_t cap, utf8kit_policy pol, unsigned flags)
 {
-    struct u8k_subst x;
     if ((src == NULL && len != 0) || !policy_ok(pol))
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    u8k_make_subst(&x, to, '?');
-    return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, &x);
+    return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, NULL, to);
 }
+
+/* The one-call case of drive() for STRICT and ASSUME_VALID with an output
+ * buffer: the kernel's result is the answer (it stops at the first error
+ * or when the room runs out, as drive() would), so short strings pay for
+ * no loop and no substitute. */
+U8K_INLINE utf8kit_result direct(utf8kit_result r)
+{
+    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+        r.error_len = 0;
+    r.replaced = 0;
+    return r;
+}
+
+U8K_INLINE bool one_call(const void *src, const void *dst, utf8kit_policy pol)
+{
+    return src != NULL && dst != NULL && (pol == UTF8KIT_STRICT || pol == UTF8KIT_ASSUME_VALID);
+}
+
+static unsigned trusted(utf8kit_policy pol) { return pol == UTF8KIT_ASSUME_VALID ? U8K_TRUSTED : 0; }
 
 utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *dst, size_t cap,
                                        utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return direct(u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
+                                                  trusted(policy)));
     return typed(P_U8_U16, UTF8KIT_UTF16LE, src, len, dst, cap, policy, 0);
 }
 
 utf8kit_result utf8kit_utf8_to_utf16be(const char *src, size_t len, uint16_t *dst, size_t cap,
                                        utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return direct(u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
+                                                  trusted(policy) | U8K_BE));
     return typed(P_U8_U16, UTF8KIT_UTF16BE, src, len, dst, cap, policy, U8K_BE);
 }
 
 utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst, size_t cap,
                                      utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return direct(u8k_active()->utf8_to_utf32((const unsigned char *)src, len, dst, cap,
+                                                  trusted(policy)));
     return typed(P_U8_U32, UTF8KIT_UTF32, src, len, dst, cap, policy, 0);
 }
 

@@ -137,6 +137,45 @@ U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, bool four, bool
 /* ...and j + 32 for the last 32. */
 #define U8K_ZIP_HI _mm512_add_epi8(U8K_ZIP_LO, _mm512_set1_epi8(32))
 
+/* u8k_decode_block for a valid block of bytes 00..DF after a block that
+ * ends a character or starts a 2-byte one: high marks the bytes 80..DF,
+ * tail those 80..BF; p1 as there. */
+U8K_INLINE u8k_units u8k_decode_two(__m512i cur, __m512i p1, uint64_t high, uint64_t tail)
+{
+    u8k_units u;
+    __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, _mm512_set1_epi8(0x3F)),
+                                 _mm512_and_si512(_mm512_slli_epi16(p1, 6),
+                                                  _mm512_set1_epi8((char)0xC0)));
+    u.lo = _mm512_mask_mov_epi8(lo, ~high, cur);
+    u.hi = _mm512_maskz_mov_epi8(tail, _mm512_and_si512(_mm512_srli_epi16(p1, 2),
+                                                        _mm512_set1_epi8(0x07)));
+    u.top = _mm512_setzero_si512();
+    u.e = ~(high & ~tail); /* all but the leads */
+    u.hs = 0;
+    return u;
+}
+
+/* u8k_decode_block for a valid block of bytes 00..BF and E0..EF after a
+ * block that ends a character or starts a 3-byte one: high marks the
+ * bytes 80..FF, ends3 the tails two after a lead; p1, p2 as there. */
+U8K_INLINE u8k_units u8k_decode_three(__m512i cur, __m512i p1, __m512i p2, uint64_t high,
+                                      uint64_t ends3)
+{
+    u8k_units u;
+    __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, _mm512_set1_epi8(0x3F)),
+                                 _mm512_and_si512(_mm512_slli_epi16(p1, 6),
+                                                  _mm512_set1_epi8((char)0xC0)));
+    __m512i hi = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x0F)),
+                                 _mm512_and_si512(_mm512_slli_epi16(p2, 4),
+                                                  _mm512_set1_epi8((char)0xF0)));
+    u.lo = _mm512_mask_mov_epi8(lo, ~high, cur);
+    u.hi = _mm512_maskz_mov_epi8(high, hi);
+    u.top = _mm512_setzero_si512();
+    u.e = ~high | ends3;
+    u.hs = 0;
+    return u;
+}
+
 /* The first n (<= 16) 32-bit lanes of v to d: all 16 when !exact (room
  * for them is known), else exactly n. */
 U8K_INLINE void u8k_put32(uint32_t *d, __m512i v, unsigned n, bool exact)
@@ -247,13 +286,15 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
     size_t b = 0, o = 0, done = 0, od = 0;
     __m512i prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
     const __m512i f0 = _mm512_set1_epi8((char)0xF0);
-    uint64_t prev4 = 0; /* bytes F0..FF in prev */
+    const __m512i e0s = _mm512_set1_epi8((char)0xE0);
+    /* bytes C0..DF, E0..FF, F0..FF in prev */
+    uint64_t prev2 = 0, prev_e0 = 0, prev4 = 0;
     u8k_vstate st;
     utf8kit_result r;
     u8k_vinit(&st);
     while (b + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
-        uint64_t high = v_high(w), f4, keep;
+        uint64_t high = v_high(w), f4, e0, m2, keep;
         u8k_units u;
         unsigned n;
         if (high == 0) {
@@ -267,12 +308,72 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
             od = o;
             prev = w;
             prev4 = 0;
+            prev2 = 0;
+            prev_e0 = 0;
+            b += 64;
+            continue;
+        }
+        e0 = _mm512_cmpge_epu8_mask(w, e0s);
+        if ((e0 | prev_e0 >> 61) == 0) {
+            /* Bytes 00..DF only, and no 3- or 4-byte character reaching
+             * in from prev: the block is valid exactly when every tail
+             * follows a lead C2..DF, every such lead has a tail after it,
+             * and no byte is C0 or C1 (the lookup check would say the
+             * same, at three times the work). */
+            __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
+            uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+            /* p1 - C2 < 1E: p1 is C2..DF; w - C0 < 2: w is C0 or C1 */
+            uint64_t lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(p1, _mm512_set1_epi8((char)0xC2)),
+                                                    _mm512_set1_epi8(0x1E));
+            uint64_t c01 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
+                                                  _mm512_set1_epi8(2));
+            if ((tail ^ lead2) | c01)
+                goto rest;
+            u = u8k_decode_two(w, p1, high, tail);
+            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
+            done = b + 64 - (size_t)__builtin_clzll(u.e);
+            o += n;
+            od = o;
+            prev = w;
+            prev_e0 = 0;
+            prev2 = high & ~tail; /* the leads */
+            prev4 = 0;
+            b += 64;
+            continue;
+        }
+        /* bytes C0..DF (2-byte leads) and F0..FF */
+        m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
+                                    _mm512_set1_epi8(0x20));
+        f4 = _mm512_cmpge_epu8_mask(w, f0);
+        if (((m2 | f4) | prev2 >> 63 | prev4 >> 61) == 0) {
+            /* Bytes 00..BF and E0..EF only, and no 2- or 4-byte character
+             * reaching in from prev: valid exactly when the tails are the
+             * bytes one or two after a lead E0..EF, and no E0 is followed
+             * by 80..9F (overlong), no ED by A0..BF (a surrogate). */
+            __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
+            __m512i p2 = _mm512_permutex2var_epi8(w, U8K_IDX(2), prev);
+            uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+            uint64_t l1 = _mm512_cmpge_epu8_mask(p1, e0s), l2 = _mm512_cmpge_epu8_mask(p2, e0s);
+            uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0));
+            uint64_t ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
+            uint64_t sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
+            if ((tail ^ (l1 | l2)) | ovl | sur)
+                goto rest;
+            u = u8k_decode_three(w, p1, p2, high, tail & l2);
+            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
+            done = b + 64 - (size_t)__builtin_clzll(u.e);
+            o += n;
+            od = o;
+            prev = w;
+            prev_e0 = e0;
+            prev2 = 0;
+            prev4 = 0;
             b += 64;
             continue;
         }
         if (v_any(u8k_vcheck2(&st, w, prev)))
             goto rest;
-        f4 = _mm512_cmpge_epu8_mask(w, f0);
+_mm512_cmpge_epu8_mask(w, f0);
         if ((f4 | prev4 >> 61) == 0) {
             u = u8k_decode_block(w, prev, false, wide);
             n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
@@ -288,6 +389,8 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         od = o - (size_t)(keep != 0 && (u.e >> (63 - __builtin_clzll(keep))) > 1);
         prev = w;
         prev4 = f4;
+        prev2 = m2;
+        prev_e0 = e0;
         b += 64;
     }
     /* The last 0..63 bytes (all of a short input): one masked block, its
