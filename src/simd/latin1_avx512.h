@@ -1,117 +1,228 @@
 /*
- * simd/latin1_avx512.h - Latin-1 <-> UTF-8 for AVX-512 (VBMI2 compress),
- * with 16-bit lanes. Included by src/x86/kernels_avx512.c after
- * simd/compress.h, whose window machinery it uses.
+ * simd/latin1_avx512.h - Latin-1 <-> UTF-8 for AVX-512 (BW, VBMI, VBMI2
+ * byte compress), 64 input bytes per step. Included by
+ * src/x86/kernels_avx512.c; it needs only the vector layer there (v_load,
+ * v_store).
+ *
+ * Both kernels run a lean loop over whole blocks while there is room for
+ * a full vector store, then take the last, partial block (and any block
+ * near the end of the room) through the same arithmetic with a masked
+ * load, which never touches the bytes it does not select, and a masked
+ * store: a short string is one step, not a scalar loop. The scalar kernel
+ * only finishes what the vector code stops at (an error, a character
+ * above U+00FF, the end of the room), so every result is its own.
  */
 #ifndef UTF8KIT_SIMD_LATIN1_AVX512_H
 #define UTF8KIT_SIMD_LATIN1_AVX512_H
 
 #include "internal.h"
 
-/* Latin-1 -> UTF-8, 32 bytes per step: each byte b in a 16-bit lane
- * becomes b (below 80) or C0|b>>6, 80|b&3F (two bytes, lowest first);
- * compress keeps the low byte of every lane and the high byte of the
- * two-byte ones. Latin-1 has no errors; only the room can run out. */
+/* The low n bits set, 0 <= n <= 64. */
+U8K_INLINE uint64_t u8k_low_bits(size_t n)
+{
+    return n >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1;
+}
+
+/* Stores the first n bytes of v at d, n <= 64 and n <= room; a whole
+ * vector when room allows (the bytes beyond n are rewritten by the next
+ * store or are beyond what the caller reports as written). */
+U8K_INLINE void u8k_store_n(unsigned char *d, __m512i v, size_t n, size_t room)
+{
+    if (room >= 64)
+        v_store(d, v);
+    else
+        _mm512_mask_storeu_epi8(d, u8k_low_bits(n), v);
+}
+
+/* The input bytes at s (left of them, 0 < left; 64 read at most, none
+ * beyond left). */
+U8K_INLINE __m512i u8k_load_upto64(const unsigned char *s, size_t left)
+{
+    return left >= 64 ? v_load(s) : _mm512_maskz_loadu_epi8(u8k_low_bits(left), s);
+}
+
+/* Byte k of U8K_L1_IDX(b) is b + k/2 for even k, 64 + b + k/2 for odd k:
+ * permutex2var with it interleaves bytes b..b+31 of two vectors. */
+#define U8K_P(b, k) (char)((k) % 2 ? 64 + (b) + (k) / 2 : (b) + (k) / 2)
+#define U8K_P8(b, k)                                                                        \
+    U8K_P(b, k + 7), U8K_P(b, k + 6), U8K_P(b, k + 5), U8K_P(b, k + 4), U8K_P(b, k + 3),    \
+        U8K_P(b, k + 2), U8K_P(b, k + 1), U8K_P(b, k)
+#define U8K_L1_IDX(b)                                                                       \
+    _mm512_set_epi8(U8K_P8(b, 56), U8K_P8(b, 48), U8K_P8(b, 40), U8K_P8(b, 32), U8K_P8(b, 24), \
+                    U8K_P8(b, 16), U8K_P8(b, 8), U8K_P8(b, 0))
+
+/* Latin-1 -> UTF-8 of the k <= 64 bytes w (the others zero), high = their
+ * high-bit mask, none zero, to d with `room` bytes of room: false when the
+ * output (k + number of bytes >= 80) does not fit. Byte b becomes the
+ * pair lead, tail = C0|b>>6, 80|b&3F when b >= 80, else b alone: every
+ * byte gets its lead (b itself below 80) and its tail, the two vectors
+ * are interleaved (32 pairs per vector) and compress drops the tails of
+ * the ASCII bytes. */
+U8K_INLINE bool u8k_l1_block(__m512i w, uint64_t high, size_t k, unsigned char *d, size_t room,
+                             size_t *written)
+{
+    size_t n = k + (size_t)__builtin_popcountll(high), n0;
+    __m512i lead, tail, pairs;
+    uint64_t keep0, keep1;
+    if (room < n)
+        return false;
+    /* (A & B) | C: the 16-bit shift brings bits of the next byte into bits
+     * 2-7, which the mask 03 clears. */
+    lead = _mm512_ternarylogic_epi32(_mm512_srli_epi16(w, 6), _mm512_set1_epi8(3),
+                                     _mm512_set1_epi8((char)0xC0), 0xEA);
+    lead = _mm512_mask_mov_epi8(w, high, lead);
+    tail = _mm512_ternarylogic_epi32(w, _mm512_set1_epi8(0x3F), _mm512_set1_epi8((char)0x80),
+                                     0xEA);
+    /* even output bytes are leads (always kept), odd ones tails (kept
+     * after a byte >= 80) */
+    keep0 = UINT64_C(0x5555555555555555) | _pdep_u64(high, UINT64_C(0xAAAAAAAAAAAAAAAA));
+    keep1 = UINT64_C(0x5555555555555555) | _pdep_u64(high >> 32, UINT64_C(0xAAAAAAAAAAAAAAAA));
+    n0 = (k < 32 ? k : 32) + (size_t)__builtin_popcount((uint32_t)high);
+    pairs = _mm512_permutex2var_epi8(lead, U8K_L1_IDX(0), tail);
+    u8k_store_n(d, _mm512_maskz_compress_epi8(keep0, pairs), n0, room);
+    if (k > 32) {
+        pairs = _mm512_permutex2var_epi8(lead, U8K_L1_IDX(32), tail);
+        u8k_store_n(d + n0, _mm512_maskz_compress_epi8(keep1, pairs), n - n0, room - n0);
+    }
+    *written = n;
+    return true;
+}
+
+/* Latin-1 -> UTF-8: whole blocks of 64, then the last part as a block of
+ * fewer. A block is converted only when its whole output fits; otherwise
+ * the scalar kernel converts what fits and reports the rest, so the result
+ * is the reference's. Latin-1 has no errors. */
 static utf8kit_result simd_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
                                                 unsigned char *dst, size_t cap)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, n;
     utf8kit_result r;
     while (i + 64 <= len && o + 64 <= cap) {
-        __m512i w = v_load(src + i), c, two;
-        __mmask32 m;
-        uint64_t keep;
-        unsigned n;
-        if (v_high(w) == 0) {
+        __m512i w = v_load(src + i);
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
+        if (high == 0) {
             v_store(dst + o, w);
             i += 64;
             o += 64;
             continue;
         }
-        c = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(w));
-        m = _mm512_cmpge_epu16_mask(c, _mm512_set1_epi16(0x80));
-        two = _mm512_or_si512(
-            _mm512_or_si512(_mm512_srli_epi16(c, 6), _mm512_set1_epi16((short)0x80C0)),
-            _mm512_slli_epi16(_mm512_and_si512(c, _mm512_set1_epi16(0x3F)), 8));
-        c = _mm512_mask_mov_epi16(c, m, two);
-        keep = UINT64_C(0x5555555555555555) | _pdep_u64((uint64_t)m, UINT64_C(0xAAAAAAAAAAAAAAAA));
-        n = (unsigned)__builtin_popcountll(keep);
-        _mm512_mask_storeu_epi8(dst + o, n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1,
-                                _mm512_maskz_compress_epi8(keep, c));
-        i += 32;
+        if (!u8k_l1_block(w, high, 64, dst + o, cap - o, &n))
+            goto rest;
+        i += 64;
         o += n;
     }
+    if (len - i < 64 && len > i) {
+        size_t k = len - i;
+        __m512i w = _mm512_maskz_loadu_epi8(u8k_low_bits(k), src + i);
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
+        if (high == 0) {
+            if (cap - o >= k) {
+                u8k_store_n(dst + o, w, k, cap - o);
+                i += k;
+                o += k;
+            }
+        } else if (u8k_l1_block(w, high, k, dst + o, cap - o, &n)) {
+            i += k;
+            o += n;
+        }
+    }
+rest:
     r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
     return u8k_shift(r, i, o);
 }
 
-/* UTF-8 -> Latin-1 over windows of 64 bytes at a character start, checked
- * a window ahead as in simd_utf8_to_utf16_vbmi2. When every byte is below
- * C4 the window holds only U+0000..U+00FF: ASCII bytes are kept, each
- * tail becomes (lead & 3) << 6 | (tail & 3F), and the leads (C2, C3) are
- * dropped by compress. A lead in the last byte waits for the next window.
- * A byte C4 or above means a character Latin-1 cannot hold (or an error):
- * the scalar kernel takes the rest and reports it. */
+/*
+ * UTF-8 -> Latin-1 at a fixed stride of 64 bytes. Valid UTF-8 of
+ * characters U+0000..U+00FF has only ASCII bytes and pairs C2|C3 then a
+ * tail 80..BF (RFC 3629: U+0080..U+00BF = C2 80..C2 BF, U+00C0..U+00FF =
+ * C3 80..C3 BF). So a block is exactly that (with at most a lead in its
+ * last byte, whose tail opens the next block) when, on its 64-bit byte
+ * masks,
+ *   tails == leads << 1 | lead_in  (each lead has one tail, each tail a lead)
+ *   high  == leads | tails         (no C0, C1, C4..FF)
+ * and then each character is its tail, plus 40 after C3 (C3 80 = U+00C0),
+ * or its ASCII byte; compress drops the leads. A block that fails the
+ * test holds an error or a character above U+00FF: its bytes up to the
+ * first wrong one are converted the same way and the scalar kernel goes
+ * on from there, so it reports that character exactly (and, under
+ * U8K_TRUSTED, drops invalid bytes as the reference does).
+ */
 static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t len,
                                                 unsigned char *dst, size_t cap, unsigned flags)
 {
-    bool trusted = (flags & U8K_TRUSTED) != 0;
-    size_t i = 0, o = 0, checked = 0;
-    u8k_vstate st;
+    const __m512i c2 = _mm512_set1_epi8((char)0xC2);
+    size_t i = 0, o = 0;
+    uint64_t lead_in = 0, c3_in = 0; /* bit 0: byte i-1 is a lead (C3) waiting */
     utf8kit_result r;
-    u8k_vinit(&st);
+    /* The common case: whole blocks, room for 64 bytes, nothing wrong. */
     while (i + 64 <= len && o + 64 <= cap) {
-        __m512i w, p1, val;
-        uint64_t leads, tails, keep;
-        unsigned n, used;
-        w = v_load(src + i);
-        if (v_high(w) == 0) {
-            /* as in u8k_utf8_to_units */
-            if (checked <= i + 64) {
-                checked = i + 64;
-                st.prev = w;
-            }
+        __m512i w = v_load(src + i);
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w), tails, leads, c3;
+        if ((high | lead_in) == 0) {
             v_store(dst + o, w);
             i += 64;
             o += 64;
             continue;
         }
-        while (checked < i + 64) {
-            __m512i cur;
-            if (checked + 64 > len)
-                goto rest;
-            cur = v_load(src + checked);
-            if (!trusted && u8k_vblock(&st, cur))
-                goto rest;
-            checked += 64;
-        }
-        if (_mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xC4)))
-            goto rest;
-        leads = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xC0));
-        tails = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0x80)) & ~leads;
-        used = 64;
-        if (leads >> 63) {
-            used = 63;
-            leads &= ~(UINT64_C(1) << 63);
-        }
-        /* The byte before each one (byte 0's is never needed: a window
-         * starts at a character). */
-        p1 = _mm512_permutexvar_epi8(U8K_IDX(1), w);
-        /* The 16-bit shift leaks bits across bytes: only bits 6-7 of each
-         * byte come from its own (lead & 3) << 6, so mask per byte. */
-        val = _mm512_or_si512(
-            _mm512_and_si512(_mm512_slli_epi16(_mm512_and_si512(p1, _mm512_set1_epi8(3)), 6),
-                             _mm512_set1_epi8((char)0xC0)),
-            _mm512_and_si512(w, _mm512_set1_epi8(0x3F)));
-        val = _mm512_mask_mov_epi8(w, tails, val);
-        keep = ~leads & (used == 64 ? ~UINT64_C(0) : (UINT64_C(1) << used) - 1);
-        n = (unsigned)__builtin_popcountll(keep);
-        _mm512_mask_storeu_epi8(dst + o, n == 64 ? ~UINT64_C(0) : (UINT64_C(1) << n) - 1,
-                                _mm512_maskz_compress_epi8(keep, val));
-        i += used;
-        o += n;
+        tails = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, c2), _mm512_set1_epi8(2));
+        if (((tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails)) != 0)
+            break;
+        c3 = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8((char)0xC3));
+        w = _mm512_mask_add_epi8(w, c3 << 1 | c3_in, w, _mm512_set1_epi8(0x40));
+        v_store(dst + o, _mm512_maskz_compress_epi8(~leads, w));
+        o += 64 - (size_t)__builtin_popcountll(leads);
+        i += 64;
+        lead_in = leads >> 63;
+        c3_in = c3 >> 63;
     }
-rest:
+    /* The same, one block at a time, for the end of the input or of the
+     * room and for a block with something wrong. */
+    for (;;) {
+        size_t left = len - i, room = cap - o, k, n;
+        __m512i w;
+        uint64_t high, tails, leads, c3, bad, keep;
+        if (left == 0)
+            break;
+        k = left < 64 ? left : 64;
+        w = u8k_load_upto64(src + i, left);
+        high = (uint64_t)_mm512_movepi8_mask(w);
+        /* 80..BF are the signed bytes below -64; C2, C3 the bytes whose
+         * difference from C2 is below 2 (unsigned). Bytes beyond the input
+         * are zero: a lead in its last byte finds no tail there. */
+        tails = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, c2), _mm512_set1_epi8(2));
+        bad = (tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails);
+        keep = ~leads & u8k_low_bits(k);
+        if (U8K_UNLIKELY(bad != 0)) {
+            /* Convert up to the character holding the first wrong byte:
+             * a tail that is missing belongs to the lead before it. */
+            size_t q = (size_t)__builtin_ctzll(bad);
+            if (q == 0 && lead_in)
+                break; /* the scalar kernel starts at the lead, i - 1 */
+            if (q > 0 && (leads >> (q - 1) & 1))
+                q--;
+            if (q == 0)
+                break;
+            k = q;
+            keep &= u8k_low_bits(q);
+        }
+        c3 = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8((char)0xC3));
+        n = (size_t)__builtin_popcountll(keep);
+        if (room < n)
+            break;
+        w = _mm512_mask_add_epi8(w, c3 << 1 | c3_in, w, _mm512_set1_epi8(0x40));
+        u8k_store_n(dst + o, _mm512_maskz_compress_epi8(keep, w), n, room);
+        o += n;
+        i += k;
+        if (k < 64) {
+            lead_in = 0;
+            break; /* the end of the input, or the wrong byte */
+        }
+        lead_in = leads >> 63;
+        c3_in = c3 >> 63;
+    }
+    i -= (size_t)lead_in;
     r = u8k_scalar_utf8_to_latin1(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
 }

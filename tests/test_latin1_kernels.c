@@ -1,0 +1,317 @@
+/*
+ * test_latin1_kernels.c - the active kernel's Latin-1 <-> UTF-8 entries
+ * against the scalar reference kernel (src/scalar/transcode_latin1.c),
+ * around the 64-byte blocks of the SIMD kernels:
+ *  - every input length 0..300, inputs ending at a PROT_NONE page and
+ *    outputs ending at another one (a read or write one byte too far
+ *    faults);
+ *  - UTF-8 made of ASCII and U+0080..U+00FF (the fast path), then with
+ *    one defect written at each offset near a block edge (0, 1, 62..66,
+ *    126..130, 190..194, 254..258 and the last bytes): a character above
+ *    U+00FF (2, 3 and 4 bytes), stray tails, C0/C1, a lone lead, F5..FF,
+ *    a 2-byte lead before ASCII;
+ *  - a C2/C3 lead as the last byte of a block (its tail opens the next);
+ *  - output room exactly sufficient, one short, and a few smaller;
+ *  - flags 0 (STRICT) and U8K_TRUSTED (on invalid input, which breaks
+ *    the promise, only the bounds are checked);
+ *  - Latin-1 of every density of bytes >= 80, with the same rooms;
+ *  - the public REPLACE, SKIP and STRICT calls, active kernel against
+ *    the scalar one, on long text with characters above U+00FF.
+ * Status, read, written, error_len and the bytes written must all agree.
+ */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include "internal.h"
+#include "testlib.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static const u8k_kernels *K;
+static unsigned char *in_end, *out_end;
+static size_t page;
+#define RW_PAGES 8
+
+/* RW_PAGES writable pages then a PROT_NONE one; returns the guard. */
+static unsigned char *guarded(void)
+{
+    unsigned char *m = mmap(NULL, page * (RW_PAGES + 1), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED || mprotect(m + page * RW_PAGES, page, PROT_NONE) != 0) {
+        perror("mmap");
+        exit(2);
+    }
+    return m + page * RW_PAGES;
+}
+
+static bool same_res(utf8kit_result a, utf8kit_result b)
+{
+    return a.status == b.status && a.read == b.read && a.written == b.written &&
+           a.error_len == b.error_len;
+}
+
+static unsigned char expect[1 << 16];
+
+#define SHOW(r) utf8kit_status_name((r).status), (r).read, (r).written, (r).error_len
+
+/* UTF-8 -> Latin-1 of the n bytes s (placed here at the input guard) with
+ * room cap, kernel against scalar. */
+static void check_u8(const unsigned char *s, size_t n, size_t cap, unsigned flags,
+                     const char *what, size_t at)
+{
+    unsigned char *in = in_end - n, *d = out_end - cap;
+    utf8kit_result w, r;
+    memmove(in, s, n);
+    w = u8k_scalar_kernels.utf8_to_latin1(in, n, expect, cap, flags);
+    memset(d, 0xA5, cap);
+    r = K->utf8_to_latin1(in, n, d, cap, flags);
+    if ((flags & U8K_TRUSTED) && !u8k_scalar_is_valid(in, n)) {
+        /* a broken promise: any result, but within the buffers */
+        CHECK(r.read <= n && r.written <= cap,
+              "utf8>latin1 trusted %s at %zu len %zu cap %zu: %s %zu %zu", what, at, n, cap,
+              utf8kit_status_name(r.status), r.read, r.written);
+        return;
+    }
+    CHECK(same_res(r, w),
+          "utf8>latin1 %s at %zu len %zu cap %zu fl %u: kernel %s %zu %zu %zu, "
+          "scalar %s %zu %zu %zu",
+          what, at, n, cap, flags, SHOW(r), SHOW(w));
+    CHECK(r.written > cap || memcmp(d, expect, r.written) == 0,
+          "utf8>latin1 %s at %zu len %zu cap %zu: output differs", what, at, n, cap);
+}
+
+/* Every room worth trying for input s: exact, one short, a few less, 0. */
+static void rooms_u8(const unsigned char *s, size_t n, const char *what, size_t at)
+{
+    utf8kit_result full = u8k_scalar_kernels.utf8_to_latin1(s, n, expect, sizeof expect, 0);
+    size_t need = full.written, k;
+    static const size_t less[] = {1, 2, 63, 64, 65};
+    for (unsigned fl = 0; fl <= U8K_TRUSTED; fl += U8K_TRUSTED) {
+        check_u8(s, n, need, fl, what, at);
+        check_u8(s, n, need + 1, fl, what, at);
+        check_u8(s, n, n, fl, what, at); /* one byte per input byte */
+        for (k = 0; k < sizeof less / sizeof less[0]; k++)
+            if (less[k] <= need)
+                check_u8(s, n, need - less[k], fl, what, at);
+        check_u8(s, n, 0, fl, what, at);
+    }
+}
+
+/* n bytes of UTF-8 holding only U+0000..U+00FF; ascii_pct of the
+ * characters ASCII. A character that would pass n is replaced by ASCII,
+ * so the text is valid. */
+static void gen_latin(unsigned char *p, size_t n, unsigned ascii_pct)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (rnd() % 100 < ascii_pct || i + 1 == n) {
+            p[i++] = (unsigned char)(rnd() % 0x80);
+        } else {
+            unsigned c = 0x80 + rnd() % 0x80;
+            p[i++] = (unsigned char)(0xC0 | c >> 6);
+            p[i++] = (unsigned char)(0x80 | (c & 0x3F));
+        }
+    }
+}
+
+/* The defects written over the text at an offset (then cut at n). */
+static const struct {
+    const char *name;
+    unsigned char b[4];
+    size_t len;
+} defects[] = {
+    {"U+0100", {0xC4, 0x80}, 2},
+    {"U+07FF", {0xDF, 0xBF}, 2},
+    {"U+20AC", {0xE2, 0x82, 0xAC}, 3},
+    {"U+1F600", {0xF0, 0x9F, 0x98, 0x80}, 4},
+    {"stray 80", {0x80}, 1},
+    {"stray BF", {0xBF}, 1},
+    {"C0 80", {0xC0, 0x80}, 2},
+    {"C1 BF", {0xC1, 0xBF}, 2},
+    {"lone C2", {0xC2, 0x41}, 2},
+    {"lone C3", {0xC3, 0x7F}, 2},
+    {"C3 C3", {0xC3, 0xC3}, 2},
+    {"E2 82 41", {0xE2, 0x82, 0x41}, 3},
+    {"ED A0 80", {0xED, 0xA0, 0x80}, 3},
+    {"F5", {0xF5}, 1},
+    {"FF", {0xFF}, 1},
+    {"C2 C2 80", {0xC2, 0xC2, 0x80}, 3},
+};
+#define NDEF (sizeof defects / sizeof defects[0])
+
+static bool near_edge(size_t p, size_t n)
+{
+    size_t e = p % 64;
+    return e <= 2 || e >= 62 || p + 3 >= n;
+}
+
+static void utf8_lengths(void)
+{
+    static unsigned char base[512], t[512];
+    size_t n, p, d;
+    for (n = 0; n <= 300; n++) {
+        unsigned pct = (unsigned)(n % 4) * 30; /* 0, 30, 60, 90 % ASCII */
+        gen_latin(base, n, pct);
+        rooms_u8(base, n, "valid", 0);
+        /* a 2-byte character across each block edge: its lead is the
+         * last byte of a block */
+        memcpy(t, base, n);
+        for (p = 63; p + 1 < n; p += 64) {
+            t[p] = (unsigned char)(0xC2 + rnd() % 2);
+            t[p + 1] = (unsigned char)(0x80 + rnd() % 0x40);
+            if (p + 2 < n && (t[p + 2] & 0xC0) == 0x80)
+                t[p + 2] = 'a';
+            if (p > 0 && t[p - 1] >= 0xC0)
+                t[p - 1] = 'b';
+        }
+        rooms_u8(t, n, "lead at 63", 0);
+        /* the same lead, the input ending right after it */
+        for (p = 63; p < n; p += 64) {
+            memcpy(t, base, p + 1);
+            if (p > 0 && t[p - 1] >= 0xC0)
+                t[p - 1] = 'b';
+            t[p] = 0xC3;
+            rooms_u8(t, p + 1, "cut lead", p);
+        }
+        for (p = 0; p < n; p++) {
+            if (!near_edge(p, n))
+                continue;
+            for (d = 0; d < NDEF; d++) {
+                size_t k = defects[d].len < n - p ? defects[d].len : n - p;
+                memcpy(t, base, n);
+                memcpy(t + p, defects[d].b, k);
+                rooms_u8(t, n, defects[d].name, p);
+            }
+        }
+    }
+}
+
+/* Long text: valid Latin-1 range with defects at random block edges,
+ * then random rooms near the end. */
+static void utf8_long(void)
+{
+    static unsigned char t[16384];
+    size_t round;
+    for (round = 0; round < 300; round++) {
+        size_t n = 256 + rnd() % (sizeof t - 256), p, d;
+        gen_latin(t, n, (unsigned)(rnd() % 100));
+        p = (rnd() % (n / 64)) * 64 + (rnd() % 5) - 2;
+        if (p < n && round % 3 != 0) {
+            d = rnd() % NDEF;
+            memcpy(t + p, defects[d].b, defects[d].len < n - p ? defects[d].len : n - p);
+        }
+        check_u8(t, n, n, 0, "long", p);
+        check_u8(t, n, n, U8K_TRUSTED, "long", p);
+        check_u8(t, n, rnd() % (n + 1), 0, "long room", p);
+        check_u8(t, n, rnd() % (n + 1), U8K_TRUSTED, "long room", p);
+    }
+}
+
+/* Latin-1 -> UTF-8 of the n bytes s with room cap. */
+static void check_l1(const unsigned char *s, size_t n, size_t cap, const char *what)
+{
+    unsigned char *in = in_end - n, *d = out_end - cap;
+    utf8kit_result w, r;
+    memmove(in, s, n);
+    w = u8k_scalar_kernels.latin1_to_utf8(in, n, expect, cap);
+    memset(d, 0xA5, cap);
+    r = K->latin1_to_utf8(in, n, d, cap);
+    CHECK(same_res(r, w),
+          "latin1>utf8 %s len %zu cap %zu: kernel %s %zu %zu %zu, scalar %s %zu %zu %zu", what,
+          n, cap, SHOW(r), SHOW(w));
+    CHECK(r.written > cap || memcmp(d, expect, r.written) == 0,
+          "latin1>utf8 %s len %zu cap %zu: output differs", what, n, cap);
+}
+
+static void latin1_lengths(void)
+{
+    static unsigned char t[16384];
+    size_t n, k, high;
+    for (n = 0; n <= 300; n++) {
+        unsigned pct;
+        for (pct = 0; pct <= 100; pct += 25) {
+            for (k = 0, high = 0; k < n; k++) {
+                t[k] = (unsigned char)(rnd() % 100 < pct ? 0x80 + rnd() % 0x80 : rnd() % 0x80);
+                high += t[k] >> 7;
+            }
+            /* exact room, one short (cuts a pair or drops a byte), less */
+            check_l1(t, n, n + high, "exact");
+            check_l1(t, n, n + high + 1, "exact+1");
+            for (k = 1; k <= 3 && k <= n + high; k++)
+                check_l1(t, n, n + high - k, "short");
+            if (n + high >= 64)
+                check_l1(t, n, n + high - 64, "short 64");
+            check_l1(t, n, n, "one per byte");
+            check_l1(t, n, 0, "none");
+        }
+    }
+    for (n = 0; n < 200; n++) {
+        size_t len = 300 + rnd() % (sizeof t - 300);
+        for (k = 0, high = 0; k < len; k++) {
+            t[k] = (unsigned char)(rnd() % 8 == 0 ? 0x80 + rnd() % 0x80 : rnd() % 0x80);
+            high += t[k] >> 7;
+        }
+        check_l1(t, len, len + high, "long");
+        check_l1(t, len, rnd() % (len + high + 1), "long room");
+    }
+}
+
+/* The public one-shot calls under each policy, active kernel against the
+ * scalar one: text of U+0000..U+00FF with characters above U+00FF and
+ * invalid bytes now and then (REPLACE and SKIP call the kernel again
+ * after each). */
+static void policies(const char *impl)
+{
+    static unsigned char t[20000];
+    static char a[20000], b[20000];
+    static const utf8kit_policy pol[] = {UTF8KIT_STRICT, UTF8KIT_REPLACE, UTF8KIT_SKIP};
+    size_t round, n, p, q;
+    for (round = 0; round < 40; round++) {
+        n = 1000 + rnd() % 18000;
+        gen_latin(t, n, 70);
+        for (p = rnd() % 200; p + 4 < n; p += 1 + rnd() % (round % 2 ? 40 : 400)) {
+            size_t d = rnd() % NDEF;
+            memcpy(t + p, defects[d].b, defects[d].len);
+        }
+        for (q = 0; q < sizeof pol / sizeof pol[0]; q++) {
+            unsigned char *in = dup_exact(t, n);
+            utf8kit_result ra, rb;
+            utf8kit_impl_select("scalar");
+            ra = utf8kit_utf8_to_latin1((const char *)in, n, a, sizeof a, pol[q]);
+            utf8kit_impl_select(impl);
+            rb = utf8kit_utf8_to_latin1((const char *)in, n, b, sizeof b, pol[q]);
+            CHECK(same_res(ra, rb) && ra.replaced == rb.replaced &&
+                      memcmp(a, b, ra.written) == 0,
+                  "policy %d round %zu: scalar %s %zu %zu (%zu replaced), %s %s %zu %zu (%zu)",
+                  (int)pol[q], round, utf8kit_status_name(ra.status), ra.read, ra.written,
+                  ra.replaced, impl, utf8kit_status_name(rb.status), rb.read, rb.written,
+                  rb.replaced);
+            free(in);
+        }
+    }
+}
+
+int main(void)
+{
+    char impl[32];
+    test_begin();
+    snprintf(impl, sizeof impl, "%s", utf8kit_impl_name());
+    K = u8k_active();
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    in_end = guarded();
+    out_end = guarded();
+    utf8_lengths();
+    utf8_long();
+    latin1_lengths();
+    policies(impl);
+    return test_done("test_latin1_kernels");
+}
