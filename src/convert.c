@@ -459,16 +459,12 @@ static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, s
 
 /* The one-call case of drive() for STRICT and ASSUME_VALID with an output
  * buffer: the kernel's result is the answer (it stops at the first error
- * or when the room runs out, as drive() would), so short strings pay for
- * no loop and no substitute. */
-U8K_INLINE utf8kit_result direct(utf8kit_result r)
-{
-    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-        r.error_len = 0;
-    r.replaced = 0;
-    return r;
-}
-
+ * or when the room runs out, as drive() would, and its error_len is 0 on
+ * OK and OUTPUT_TOO_SMALL, its replaced 0, by the kernel contract), so
+ * short strings pay for no loop and no substitute. The result is passed
+ * on as it is: a copy that changed a field would read back the kernel's
+ * separate stores as one wide load, a store-forwarding stall that costs
+ * more than the conversion of a short string. */
 U8K_INLINE bool one_call(const void *src, const void *dst, utf8kit_policy pol)
 {
     return src != NULL && dst != NULL && (pol == UTF8KIT_STRICT || pol == UTF8KIT_ASSUME_VALID);
@@ -480,8 +476,8 @@ utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *ds
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return direct(u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
-                                                  trusted(policy)));
+        return u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
+                                           trusted(policy));
     return typed(P_U8_U16, UTF8KIT_UTF16LE, src, len, dst, cap, policy, 0);
 }
 
@@ -489,8 +485,8 @@ utf8kit_result utf8kit_utf8_to_utf16be(const char *src, size_t len, uint16_t *ds
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return direct(u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
-                                                  trusted(policy) | U8K_BE));
+        return u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
+                                           trusted(policy) | U8K_BE);
     return typed(P_U8_U16, UTF8KIT_UTF16BE, src, len, dst, cap, policy, U8K_BE);
 }
 
@@ -498,8 +494,8 @@ utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst,
                                      utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return direct(u8k_active()->utf8_to_utf32((const unsigned char *)src, len, dst, cap,
-                                                  trusted(policy)));
+        return u8k_active()->utf8_to_utf32((const unsigned char *)src, len, dst, cap,
+                                           trusted(policy));
     return typed(P_U8_U32, UTF8KIT_UTF32, src, len, dst, cap, policy, 0);
 }
 

@@ -257,6 +257,35 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
     return n0 + n1;
 }
 
+/* The first n (1..63) bytes of the all-ASCII block w as n units; nothing
+ * written past them. */
+U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool be)
+{
+    int k;
+    if (wide) {
+        for (k = 0; k < 4 && n > (size_t)16 * k; k++) {
+            size_t m = n - (size_t)16 * k;
+            __mmask16 mk = m >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << m) - 1);
+            _mm512_mask_storeu_epi32((uint32_t *)dst + 16 * k, mk,
+                                     _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 0)));
+            w = _mm512_alignr_epi32(w, w, 4); /* the next 16 bytes to the bottom */
+        }
+        return;
+    }
+    {
+        __m512i a = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(w));
+        __m512i c = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(w, 1));
+        uint64_t m = UINT64_MAX >> (64 - n);
+        if (be) {
+            a = _mm512_slli_epi16(a, 8);
+            c = _mm512_slli_epi16(c, 8);
+        }
+        _mm512_mask_storeu_epi16(dst, (__mmask32)m, a);
+        if (n > 32)
+            _mm512_mask_storeu_epi16((uint16_t *)dst + 32, (__mmask32)(m >> 32), c);
+    }
+}
+
 /* An all-ASCII block as 64 units. */
 U8K_INLINE void u8k_widen_block(void *dst, __m512i w, bool wide, bool be)
 {
@@ -264,6 +293,87 @@ U8K_INLINE void u8k_widen_block(void *dst, __m512i w, bool wide, bool be)
         v_store_widen32((uint32_t *)dst, w);
     else
         v_store_widen16((uint16_t *)dst, w, be);
+}
+
+/* What the blocks before the current one left: the block itself and its
+ * bytes C0..DF, E0..FF and F0..FF (a character reaching into the next
+ * block starts with one of its last three bytes). */
+typedef struct {
+    __m512i prev;
+    uint64_t m2, e0, f4;
+} u8k_before;
+
+enum { U8K_BAD, U8K_TWO, U8K_THREE, U8K_ANY, U8K_ANY4 };
+
+/* Checks the block w (not all ASCII; high = its bytes 80..FF) after bf
+ * and decodes it into *u; returns U8K_BAD on an error, else which path
+ * took it (U8K_ANY4: it needs the 4-byte stores), and updates bf. */
+U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, u8k_before *bf,
+                                u8k_units *u, bool wide)
+{
+    const __m512i e0s = _mm512_set1_epi8((char)0xE0);
+    __m512i prev = bf->prev;
+    uint64_t e0 = _mm512_cmpge_epu8_mask(w, e0s), m2, f4;
+    int kind;
+    if ((e0 | bf->e0 >> 61) == 0) {
+        /* Bytes 00..DF only, and no 3- or 4-byte character reaching in
+         * from prev: the block is valid exactly when every tail follows a
+         * lead C2..DF, every such lead has a tail after it, and no byte
+         * is C0 or C1 (the lookup check would say the same, at three
+         * times the work). */
+        __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
+        uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        /* p1 - C2 < 1E: p1 is C2..DF; w - C0 < 2: w is C0 or C1 */
+        uint64_t lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(p1, _mm512_set1_epi8((char)0xC2)),
+                                                _mm512_set1_epi8(0x1E));
+        uint64_t c01 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
+                                              _mm512_set1_epi8(2));
+        if ((tail ^ lead2) | c01)
+            return U8K_BAD;
+        *u = u8k_decode_two(w, p1, high, tail);
+        bf->prev = w;
+        bf->m2 = high & ~tail; /* the leads */
+        bf->e0 = bf->f4 = 0;
+        return U8K_TWO;
+    }
+    /* bytes C0..DF (2-byte leads) and F0..FF */
+    m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
+                                _mm512_set1_epi8(0x20));
+    f4 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0));
+    if (((m2 | f4) | bf->m2 >> 63 | bf->f4 >> 61) == 0) {
+        /* Bytes 00..BF and E0..EF only, and no 2- or 4-byte character
+         * reaching in from prev: valid exactly when the tails are the
+         * bytes one or two after a lead E0..EF, and no E0 is followed by
+         * 80..9F (overlong), no ED by A0..BF (a surrogate). */
+        __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
+        __m512i p2 = _mm512_permutex2var_epi8(w, U8K_IDX(2), prev);
+        uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        uint64_t l1 = _mm512_cmpge_epu8_mask(p1, e0s), l2 = _mm512_cmpge_epu8_mask(p2, e0s);
+        uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0));
+        uint64_t ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
+        uint64_t sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
+        if ((tail ^ (l1 | l2)) | ovl | sur)
+            return U8K_BAD;
+        *u = u8k_decode_three(w, p1, p2, high, tail & l2);
+        bf->prev = w;
+        bf->e0 = e0;
+        bf->m2 = bf->f4 = 0;
+        return U8K_THREE;
+    }
+    if (v_any(u8k_vcheck2(st, w, prev)))
+        return U8K_BAD;
+    if ((f4 | bf->f4 >> 61) == 0) {
+        *u = u8k_decode_block(w, prev, false, wide);
+        kind = U8K_ANY;
+    } else {
+        *u = u8k_decode_block(w, prev, true, wide);
+        kind = U8K_ANY4;
+    }
+    bf->prev = w;
+    bf->m2 = m2;
+    bf->e0 = e0;
+    bf->f4 = f4;
+    return kind;
 }
 
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true), 64-byte
@@ -284,113 +394,46 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
     uint32_t *dst32 = (uint32_t *)out;
     const size_t us = wide ? 4 : 2;
     size_t b = 0, o = 0, done = 0, od = 0;
-    __m512i prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
-    const __m512i f0 = _mm512_set1_epi8((char)0xF0);
-    const __m512i e0s = _mm512_set1_epi8((char)0xE0);
-    /* bytes C0..DF, E0..FF, F0..FF in prev */
-    uint64_t prev2 = 0, prev_e0 = 0, prev4 = 0;
+    u8k_before bf;
     u8k_vstate st;
     utf8kit_result r;
+    bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
+    bf.m2 = bf.e0 = bf.f4 = 0;
     u8k_vinit(&st);
     while (b + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
-        uint64_t high = v_high(w), f4, e0, m2, keep;
+        uint64_t high = v_high(w), keep;
         u8k_units u;
         unsigned n;
+        int kind;
         if (high == 0) {
             /* All ASCII: valid unless prev ends inside a character (as in
              * u8k_vblock). */
-            if (v_any(v_subs(prev, st.tailmax)))
+            if (v_any(v_subs(bf.prev, st.tailmax)))
                 goto rest;
             u8k_widen_block((unsigned char *)out + o * us, w, wide, be);
             o += 64;
             done = b + 64;
             od = o;
-            prev = w;
-            prev4 = 0;
-            prev2 = 0;
-            prev_e0 = 0;
+            bf.prev = w;
+            bf.m2 = bf.e0 = bf.f4 = 0;
             b += 64;
             continue;
         }
-        e0 = _mm512_cmpge_epu8_mask(w, e0s);
-        if ((e0 | prev_e0 >> 61) == 0) {
-            /* Bytes 00..DF only, and no 3- or 4-byte character reaching
-             * in from prev: the block is valid exactly when every tail
-             * follows a lead C2..DF, every such lead has a tail after it,
-             * and no byte is C0 or C1 (the lookup check would say the
-             * same, at three times the work). */
-            __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
-            uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-            /* p1 - C2 < 1E: p1 is C2..DF; w - C0 < 2: w is C0 or C1 */
-            uint64_t lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(p1, _mm512_set1_epi8((char)0xC2)),
-                                                    _mm512_set1_epi8(0x1E));
-            uint64_t c01 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
-                                                  _mm512_set1_epi8(2));
-            if ((tail ^ lead2) | c01)
-                goto rest;
-            u = u8k_decode_two(w, p1, high, tail);
-            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
-            done = b + 64 - (size_t)__builtin_clzll(u.e);
-            o += n;
-            od = o;
-            prev = w;
-            prev_e0 = 0;
-            prev2 = high & ~tail; /* the leads */
-            prev4 = 0;
-            b += 64;
-            continue;
-        }
-        /* bytes C0..DF (2-byte leads) and F0..FF */
-        m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
-                                    _mm512_set1_epi8(0x20));
-        f4 = _mm512_cmpge_epu8_mask(w, f0);
-        if (((m2 | f4) | prev2 >> 63 | prev4 >> 61) == 0) {
-            /* Bytes 00..BF and E0..EF only, and no 2- or 4-byte character
-             * reaching in from prev: valid exactly when the tails are the
-             * bytes one or two after a lead E0..EF, and no E0 is followed
-             * by 80..9F (overlong), no ED by A0..BF (a surrogate). */
-            __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
-            __m512i p2 = _mm512_permutex2var_epi8(w, U8K_IDX(2), prev);
-            uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-            uint64_t l1 = _mm512_cmpge_epu8_mask(p1, e0s), l2 = _mm512_cmpge_epu8_mask(p2, e0s);
-            uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0));
-            uint64_t ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
-            uint64_t sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
-            if ((tail ^ (l1 | l2)) | ovl | sur)
-                goto rest;
-            u = u8k_decode_three(w, p1, p2, high, tail & l2);
-            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
-            done = b + 64 - (size_t)__builtin_clzll(u.e);
-            o += n;
-            od = o;
-            prev = w;
-            prev_e0 = e0;
-            prev2 = 0;
-            prev4 = 0;
-            b += 64;
-            continue;
-        }
-        if (v_any(u8k_vcheck2(&st, w, prev)))
+        kind = u8k_check_decode(&st, w, high, &bf, &u, wide);
+        if (kind == U8K_BAD)
             goto rest;
-_mm512_cmpge_epu8_mask(w, f0);
-        if ((f4 | prev4 >> 61) == 0) {
-            u = u8k_decode_block(w, prev, false, wide);
-            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
-        } else {
-            u = u8k_decode_block(w, prev, true, wide);
+        if (kind == U8K_ANY4) {
             n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, true, wide, be, false);
+        } else {
+            n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
         }
-        /* e != 0: a block holds the end of a character */
+        /* e != 0: a valid block holds the end of a character */
         keep = u.e & ~u.hs;
         done = b + 64 - (size_t)__builtin_clzll(keep);
         o += n;
         /* units after the last whole character: a dangling high surrogate */
-        od = o - (size_t)(keep != 0 && (u.e >> (63 - __builtin_clzll(keep))) > 1);
-        prev = w;
-        prev4 = f4;
-        prev2 = m2;
-        prev_e0 = e0;
+        od = o - (size_t)((u.e >> (63 - __builtin_clzll(keep))) > 1);
         b += 64;
     }
     /* The last 0..63 bytes (all of a short input): one masked block, its
@@ -400,19 +443,30 @@ _mm512_cmpge_epu8_mask(w, f0);
      * far they go. */
     if (b + 64 > len) {
         size_t rem = len - b;
-        uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0;
+        uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0, e, high;
         __m512i w = v_load_part(src + b, rem);
         u8k_units u;
-        uint64_t e;
-        if (v_any(u8k_vcheck2(&st, w, prev)))
+        int kind;
+        high = v_high(w);
+        if (high == 0) {
+            if (v_any(v_subs(bf.prev, st.tailmax)))
+                goto rest;
+            if (rem > cap - o)
+                goto rest;
+            if (rem > 0)
+                u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be);
+            return u8k_res(UTF8KIT_OK, len, o + rem, 0);
+        }
+        kind = u8k_check_decode(&st, w, high, &bf, &u, wide);
+        if (kind == U8K_BAD)
             goto rest;
-        if (rem == 0)
-            return u8k_res(UTF8KIT_OK, len, o, 0);
-        u = u8k_decode_block(w, prev, true, wide);
         e = u.e & in;
         if ((size_t)__builtin_popcountll(e) > cap - o)
             goto rest;
-        o += u8k_store_units(&u, e, (unsigned char *)out + o * us, true, wide, be, true);
+        if (kind == U8K_ANY4)
+            o += u8k_store_units(&u, e, (unsigned char *)out + o * us, true, wide, be, true);
+        else
+            o += u8k_store_units(&u, e, (unsigned char *)out + o * us, false, wide, be, true);
         return u8k_res(UTF8KIT_OK, len, o, 0);
     }
 rest:
