@@ -128,6 +128,7 @@ static const unsigned weights[][KINDS] = {
 #define VALID_MIXES 6
     {4, 2, 2, 2, 1, 1}, /* with unpaired surrogates */
     {0, 0, 1, 8, 1, 0}, /* pairs and lone highs */
+    {0, 0, 0, 1, 0, 0}, /* pairs only */
 };
 #define MIXES (sizeof weights / sizeof weights[0])
 

@@ -135,12 +135,13 @@ U8K_INLINE __m512i u8k_bswap16(__m512i v) { return _mm512_shldi_epi16(v, v, 8); 
  * their non-ASCII ones) selected by `valid` (the low 1..32 bits; the
  * other units are 0) to dst, given room bytes of room. Returns the bytes
  * written and sets *used to the units converted (all valid ones, or one
- * less when the last of 32 is a high surrogate), or returns
+ * less when the last of 32 is a high surrogate; *two_bytes says whether
+ * all were below U+0800), or returns
  * U8K_BLOCK_SCALAR / U8K_BLOCK_FULL having written nothing beyond the
  * room. With room to spare (64 or 128 bytes), whole registers are stored
  * and the bytes past those reported are left undefined. */
 U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mmask32 valid,
-                               unsigned char *dst, size_t room, unsigned *used)
+                               unsigned char *dst, size_t room, unsigned *used, bool *two_bytes)
 {
     unsigned count = (unsigned)_mm_popcnt_u32(valid);
     __mmask32 sur, hs, ls, lanes;
@@ -171,8 +172,10 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
             _mm512_mask_storeu_epi8(dst, U8K_LOW64(n), x);
         }
         *used = count;
+        *two_bytes = true;
         return (int)n;
     }
+    *two_bytes = false;
     /* Surrogates: D800..DFFF, i.e. (u ^ D800) < 0800; the low ones
      * DC00..DFFF have bit 0400 (moved to the top by a shift of 5). */
     sur = ~_mm512_movepi16_mask(_mm512_adds_epu16(_mm512_xor_si512(u, k->d800), k->x7800));
@@ -186,10 +189,30 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
          * 10000 + (h - D800) * 400 + (l - DC00) = h * 400 + l - 35FDC00. */
         ls = sur & _mm512_movepi16_mask(_mm512_slli_epi16(u, 5));
         hs = sur & ~ls;
-        if (hs >> 31) {
-            hs &= 0x7FFFFFFFu;
-            lanes &= 0x7FFFFFFFu;
-            count--;
+        if (sur == 0xFFFFFFFFu && ls == 0xAAAAAAAAu) {
+            /* 16 pairs, each in one 32-bit lane (high half first). The
+             * multiply-add of the signed halves (h - 10000) * 400 +
+             * (l - 10000) is h * 400 + l - 4010000, and the value is
+             * h * 400 + l - 35FDC00: add 4010000 - 35FDC00 = A12400.
+             * Every lane takes 4 bytes: no compress. */
+            __m512i c = _mm512_add_epi32(_mm512_madd_epi16(u, _mm512_set1_epi32(0x00010400)),
+                                         _mm512_set1_epi32(0xA12400));
+            if (room < 64)
+                return U8K_BLOCK_FULL;
+            _mm512_storeu_si512((void *)dst, _mm512_ternarylogic_epi32(
+                                                 _mm512_multishift_epi64_epi8(k->sel4, c),
+                                                 _mm512_set1_epi32(U8K_K4),
+                                                 _mm512_set1_epi32((int)0x808080F0u), 0xEA));
+            *used = 32;
+            return 64;
+        }
+        {
+            /* without a branch: which case it is varies from block to
+             * block in text full of pairs */
+            __mmask32 last = hs & 0x80000000u;
+            hs ^= last;
+            lanes ^= last;
+            count -= last >> 31;
         }
         if (ls != (__mmask32)(hs << 1))
             return U8K_BLOCK_SCALAR;
@@ -214,10 +237,10 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
     return (int)(n1 + n2);
 }
 
-static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
-                                               size_t cap, unsigned flags)
+/* The kernel, for one byte order (be is a constant in each caller). */
+U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len, unsigned char *dst,
+                                                size_t cap, unsigned flags, bool be)
 {
-    bool be = (flags & U8K_BE) != 0;
     size_t i = 0, o = 0;
     utf8kit_result r;
     u8k_to8 k;
@@ -231,6 +254,7 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
         __m512i u;
         __mmask32 valid = ~(__mmask32)0, high;
         unsigned used;
+        bool two_bytes;
         int n;
         if (len - i >= 32) {
             u = _mm512_loadu_si512((const void *)(src + i));
@@ -265,10 +289,29 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
             }
             continue;
         }
-        n = u8k_utf16_block(&k, u, high, valid, dst + o, cap - o, &used);
+        n = u8k_utf16_block(&k, u, high, valid, dst + o, cap - o, &used, &two_bytes);
         if (U8K_LIKELY(n >= 0)) {
             i += used;
             o += (unsigned)n;
+            /* A run below U+0800 (ASCII included): whole blocks of 32 in
+             * a tight loop, as in u8k_utf16_block. */
+            while (two_bytes && len - i >= 32 && cap - o >= 64) {
+                __m512i two, out;
+                __mmask64 keep;
+                u = _mm512_loadu_si512((const void *)(src + i));
+                if (be)
+                    u = u8k_bswap16(u);
+                if (_mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7800)))
+                    break;
+                high = _mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7f80));
+                two = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k.sel2, u), k.k3fff,
+                                                k.m80c0, 0xEA);
+                out = _mm512_mask_mov_epi16(u, high, two);
+                keep = _mm512_movepi8_mask(_mm512_or_si512(out, k.w0080));
+                _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, out));
+                i += 32;
+                o += (size_t)_mm_popcnt_u64(keep);
+            }
             continue;
         }
         if (n == U8K_BLOCK_SCALAR) {
@@ -291,6 +334,14 @@ full:
     /* The room runs out within this block. */
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
+}
+
+static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
+                                               size_t cap, unsigned flags)
+{
+    if (flags & U8K_BE)
+        return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, true);
+    return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, false);
 }
 
 /* UTF-32 -> UTF-8, 16 values per step (the last 1..15 one masked step);
