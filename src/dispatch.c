@@ -2,7 +2,7 @@
  * dispatch.c - choose the kernels once, on first use.
  *
  * The chooser pattern of PostgreSQL's pg_crc32c_*_choose.c, made atomic:
- * `active` starts NULL; the first caller detects the CPU, reads
+ * `u8k_active_kernels` starts NULL; the first caller detects the CPU, reads
  * UTF8KIT_FORCE_IMPL, and publishes its choice with a release store. Two
  * threads racing here both compute the same answer, so the race is benign.
  * CPUID is never executed again after that (on a virtual machine it traps
@@ -154,7 +154,8 @@ static bool cpu_has(const u8k_kernels *k)
     return k == &u8k_scalar_kernels;
 }
 
-static const u8k_kernels *active;
+/* Read directly by u8k_kernels_now (internal.h) on the hot paths. */
+const u8k_kernels *u8k_active_kernels;
 
 static const u8k_kernels *choose(void)
 {
@@ -174,10 +175,10 @@ static const u8k_kernels *choose(void)
 
 const u8k_kernels *u8k_active(void)
 {
-    const u8k_kernels *k = __atomic_load_n(&active, __ATOMIC_ACQUIRE);
+    const u8k_kernels *k = __atomic_load_n(&u8k_active_kernels, __ATOMIC_ACQUIRE);
     if (U8K_UNLIKELY(k == NULL)) {
         k = choose();
-        __atomic_store_n(&active, k, __ATOMIC_RELEASE);
+        __atomic_store_n(&u8k_active_kernels, k, __ATOMIC_RELEASE);
     }
     return k;
 }
@@ -206,7 +207,7 @@ utf8kit_status utf8kit_impl_select(const char *name)
         return UTF8KIT_ERR_INVALID_ARGUMENT;
     for (j = 0; j < N_CANDIDATES; j++)
         if (strcmp(candidates[j]->name, name) == 0 && cpu_has(candidates[j])) {
-            __atomic_store_n(&active, candidates[j], __ATOMIC_RELEASE);
+            __atomic_store_n(&u8k_active_kernels, candidates[j], __ATOMIC_RELEASE);
             return UTF8KIT_OK;
         }
     return UTF8KIT_ERR_INVALID_ARGUMENT;

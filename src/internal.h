@@ -128,6 +128,21 @@ utf8kit_result u8k_scalar_utf8_to_latin1(const unsigned char *src, size_t len,
  * (src/dispatch.c). */
 const u8k_kernels *u8k_active(void);
 
+/* u8k_kernels_now is u8k_active inlined for calls on short inputs, where
+ * a function call more is a tenth of the time: the pointer it publishes,
+ * and the chooser only while it is still NULL. */
+#if defined(__GNUC__) || defined(__clang__)
+/* hidden: read PC-relative, not through the GOT (the library's symbols
+ * are hidden anyway, see CMakeLists.txt) */
+__attribute__((visibility("hidden")))
+#endif
+extern const u8k_kernels *u8k_active_kernels;
+U8K_INLINE const u8k_kernels *u8k_kernels_now(void)
+{
+    const u8k_kernels *k = __atomic_load_n(&u8k_active_kernels, __ATOMIC_ACQUIRE);
+    return U8K_LIKELY(k != NULL) ? k : u8k_active();
+}
+
 /* Small helpers for results. */
 U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written, size_t elen)
 {

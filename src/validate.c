@@ -7,7 +7,7 @@ bool utf8kit_is_valid(const char *s, size_t len)
         return true;
     if (s == NULL)
         return false;
-    return u8k_active()->is_valid((const unsigned char *)s, len);
+    return u8k_kernels_now()->is_valid((const unsigned char *)s, len);
 }
 
 utf8kit_result utf8kit_validate(const char *s, size_t len)
@@ -16,7 +16,7 @@ utf8kit_result utf8kit_validate(const char *s, size_t len)
         return u8k_res(UTF8KIT_OK, 0, 0, 0);
     if (s == NULL)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return u8k_active()->validate((const unsigned char *)s, len);
+    return u8k_kernels_now()->validate((const unsigned char *)s, len);
 }
 
 utf8kit_result utf8kit_validate_counts(const char *s, size_t len, utf8kit_counts *counts)
@@ -25,12 +25,12 @@ utf8kit_result utf8kit_validate_counts(const char *s, size_t len, utf8kit_counts
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
     if (len == 0)
         return u8k_res(UTF8KIT_OK, 0, 0, 0);
-    return u8k_active()->validate_counts((const unsigned char *)s, len, counts);
+    return u8k_kernels_now()->validate_counts((const unsigned char *)s, len, counts);
 }
 
 size_t utf8kit_ascii_prefix(const char *s, size_t len)
 {
     if (len == 0 || s == NULL)
         return 0;
-    return u8k_active()->ascii_prefix((const unsigned char *)s, len);
+    return u8k_kernels_now()->ascii_prefix((const unsigned char *)s, len);
 }

@@ -75,22 +75,27 @@
 #define U8K_OVL4_TL8 0x40
 #define U8K_TWO_TAILS 0x80
 
-/* Indexed by the high nibble of the first byte p. */
-static const unsigned char u8k_t_p_high[16] = {
-    /* 0..7 ASCII */
-    U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG,
-    U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG, U8K_TOO_LONG,
-    /* 8..B tails */
-    U8K_TWO_TAILS, U8K_TWO_TAILS, U8K_TWO_TAILS, U8K_TWO_TAILS,
-    /* C: 2-byte leads (C0, C1 overlong) */
-    U8K_TOO_SHORT | U8K_OVERLONG_2,
-    /* D: 2-byte leads */
-    U8K_TOO_SHORT,
-    /* E: 3-byte leads (E0 overlong, ED surrogates) */
-    U8K_TOO_SHORT | U8K_OVERLONG_3 | U8K_SURROGATE,
-    /* F: 4-byte leads and F5..FF */
-    U8K_TOO_SHORT | U8K_TOO_LARGE | U8K_OVL4_TL8,
-};
+/* Indexed by the high nibble of the first byte p. (The tables indexed
+ * by a high nibble are lists of macro calls so that they can also be laid
+ * out with each entry 4 times: 64-entry tables indexed by the top 6 bits,
+ * for kernels with U8K_OWN_VCHECK.) */
+#define U8K_T_P_HIGH(X)                                                                     \
+    /* 0..7 ASCII */                                                                        \
+    X(U8K_TOO_LONG) X(U8K_TOO_LONG) X(U8K_TOO_LONG) X(U8K_TOO_LONG)                         \
+    X(U8K_TOO_LONG) X(U8K_TOO_LONG) X(U8K_TOO_LONG) X(U8K_TOO_LONG)                         \
+    /* 8..B tails */                                                                        \
+    X(U8K_TWO_TAILS) X(U8K_TWO_TAILS) X(U8K_TWO_TAILS) X(U8K_TWO_TAILS)                     \
+    /* C: 2-byte leads (C0, C1 overlong) */                                                 \
+    X(U8K_TOO_SHORT | U8K_OVERLONG_2)                                                       \
+    /* D: 2-byte leads */                                                                   \
+    X(U8K_TOO_SHORT)                                                                        \
+    /* E: 3-byte leads (E0 overlong, ED surrogates) */                                      \
+    X(U8K_TOO_SHORT | U8K_OVERLONG_3 | U8K_SURROGATE)                                       \
+    /* F: 4-byte leads and F5..FF */                                                        \
+    X(U8K_TOO_SHORT | U8K_TOO_LARGE | U8K_OVL4_TL8)
+#define U8K_X1(x) x,
+#define U8K_X4(x) x, x, x, x,
+static const unsigned char u8k_t_p_high[16] = {U8K_T_P_HIGH(U8K_X1)};
 
 /* Indexed by the low nibble of the first byte p. The rules that do not
  * depend on it have their bit in every entry. */
@@ -112,17 +117,22 @@ static const unsigned char u8k_t_p_low[16] = {
 
 /* Indexed by the high nibble of the second byte c. */
 #define U8K_NOT_TAIL U8K_TOO_SHORT
-static const unsigned char u8k_t_c_high[16] = {
-    /* 0..7 */
-    U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
-    U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
-    /* 8 */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_OVL4_TL8,
-    /* 9 */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_TOO_LARGE,
-    /* A */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_SURROGATE | U8K_TOO_LARGE,
-    /* B */ U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_SURROGATE | U8K_TOO_LARGE,
-    /* C..F */
-    U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL, U8K_NOT_TAIL,
-};
+#define U8K_T_C_HIGH(X)                                                                     \
+    /* 0..7 */                                                                              \
+    X(U8K_NOT_TAIL) X(U8K_NOT_TAIL) X(U8K_NOT_TAIL) X(U8K_NOT_TAIL)                         \
+    X(U8K_NOT_TAIL) X(U8K_NOT_TAIL) X(U8K_NOT_TAIL) X(U8K_NOT_TAIL)                         \
+    /* 8 */ X(U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_OVL4_TL8) \
+    /* 9 */ X(U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_OVERLONG_3 | U8K_TOO_LARGE) \
+    /* A */ X(U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_SURROGATE | U8K_TOO_LARGE) \
+    /* B */ X(U8K_TOO_LONG | U8K_TWO_TAILS | U8K_OVERLONG_2 | U8K_SURROGATE | U8K_TOO_LARGE) \
+    /* C..F */                                                                              \
+    X(U8K_NOT_TAIL) X(U8K_NOT_TAIL) X(U8K_NOT_TAIL) X(U8K_NOT_TAIL)
+static const unsigned char u8k_t_c_high[16] = {U8K_T_C_HIGH(U8K_X1)};
+
+#ifdef U8K_OWN_VCHECK
+static const unsigned char u8k_t_p_high64[64] = {U8K_T_P_HIGH(U8K_X4)};
+static const unsigned char u8k_t_c_high64[64] = {U8K_T_C_HIGH(U8K_X4)};
+#endif
 
 /* The largest byte allowed at each of the last VW offsets of a block that
  * ends a sequence (read from offset 64 - VW): FF, except a 4-byte lead
@@ -148,8 +158,8 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
 {
     st->prev = v_splat(0);
 #ifdef U8K_OWN_VCHECK
-    st->t1 = v_table_top6(u8k_t_p_high);
-    st->t3 = v_table_top6(u8k_t_c_high);
+    st->t1 = v_load(u8k_t_p_high64);
+    st->t3 = v_load(u8k_t_c_high64);
 #else
     st->t1 = v_table(u8k_t_p_high);
     st->t3 = v_table(u8k_t_c_high);
@@ -295,6 +305,31 @@ U8K_INLINE size_t u8k_back_to_start(const unsigned char *s, size_t b)
     return b;
 }
 
+/* A short input, 0 < len <= VW, is validated as one block: no loop, and
+ * an all-ASCII block needs no check at all (nothing before it, and
+ * nothing or zeros after it). u8k_vshort_load gives the block, zero-padded;
+ * u8k_vshort_ok says whether it is valid. A block shorter than VW shows a
+ * sequence cut by the end to the check through its padding; a whole one
+ * has none, so its last bytes are held to the limits of a block that ends
+ * a sequence. */
+U8K_INLINE u8k_v u8k_vshort_load(const unsigned char *s, size_t len)
+{
+    return len == VW ? v_load(s) : v_load_part(s, len);
+}
+
+U8K_INLINE bool u8k_vshort_ok(u8k_v cur, size_t len)
+{
+    u8k_vstate st;
+    u8k_v e;
+    if (v_high(cur) == 0)
+        return true;
+    u8k_vinit(&st);
+    e = u8k_vcheck2(&st, cur, v_splat(0));
+    if (len == VW)
+        e = v_or(e, v_subs(cur, st.tailmax));
+    return !v_any(e);
+}
+
 /* ---- validating and counting in one pass (utf8kit_validate_counts) ----
  *
  * The figures are a tally of byte classes (see u8k_tally_add): LF bytes,
@@ -309,12 +344,17 @@ U8K_INLINE size_t u8k_back_to_start(const unsigned char *s, size_t b)
  * whole byte accumulator, summed every 255 blocks. An all-ASCII block
  * only needs its LF bytes counted: its VW ASCII bytes are added directly.
  */
-static const unsigned char u8k_t_count_a[16] = {
-    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0, 0, 0, 0, 0x10, 0x10, 0, 0,
-};
-static const unsigned char u8k_t_count_b[16] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x10,
-};
+#define U8K_T_COUNT_A(X)                                                                    \
+    X(0x01) X(0x01) X(0x01) X(0x01) X(0x01) X(0x01) X(0x01) X(0x01)                         \
+    X(0) X(0) X(0) X(0) X(0x10) X(0x10) X(0) X(0)
+#define U8K_T_COUNT_B(X) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0) X(0x01) X(0x10)
+#ifdef U8K_OWN_VCHECK
+static const unsigned char u8k_t_count_a64[64] = {U8K_T_COUNT_A(U8K_X4)};
+static const unsigned char u8k_t_count_b64[64] = {U8K_T_COUNT_B(U8K_X4)};
+#else
+static const unsigned char u8k_t_count_a[16] = {U8K_T_COUNT_A(U8K_X1)};
+static const unsigned char u8k_t_count_b[16] = {U8K_T_COUNT_B(U8K_X1)};
+#endif
 
 typedef struct {
     u8k_v a, b, nl;       /* the byte accumulators */
@@ -327,8 +367,8 @@ U8K_INLINE void u8k_ct_init(u8k_ctally *c)
 {
     c->a = c->b = c->nl = v_splat(0);
 #ifdef U8K_OWN_VCHECK
-    c->ta = v_table_top6(u8k_t_count_a);
-    c->tb = v_table_top6(u8k_t_count_b);
+    c->ta = v_load(u8k_t_count_a64);
+    c->tb = v_load(u8k_t_count_b64);
 #else
     c->ta = v_table(u8k_t_count_a);
     c->tb = v_table(u8k_t_count_b);
@@ -470,6 +510,17 @@ static utf8kit_result simd_validate_counts(const unsigned char *s, size_t len,
     size_t b, r;
     utf8kit_result res;
     utf8kit_counts t = {0, {0, 0, 0, 0, 0}};
+    if (len <= VW) {
+        u8k_v cur = u8k_vshort_load(s, len);
+        u8k_ctally ct;
+        if (!u8k_vshort_ok(cur, len))
+            return u8k_scalar_validate_counts(s, len, counts);
+        u8k_ct_init(&ct);
+        u8k_ct_block(&ct, cur);
+        ct.s1 -= VW - len; /* the zero padding */
+        u8k_ct_end(&ct, counts);
+        return u8k_res(UTF8KIT_OK, len, 0, 0);
+    }
     if (u8k_vscan_tally(s, len, &b, &t)) {
         res = u8k_res(UTF8KIT_OK, len, 0, 0);
     } else {
@@ -489,13 +540,28 @@ static utf8kit_result simd_validate_counts(const unsigned char *s, size_t len,
     return res;
 }
 
-static bool simd_is_valid(const unsigned char *s, size_t len)
+/* The long paths are functions of their own, so that a short input does
+ * not pay for their stack frame (aligned for vector spills) on entry. */
+#if defined(__GNUC__) || defined(__clang__)
+#define U8K_NOINLINE __attribute__((noinline))
+#else
+#define U8K_NOINLINE
+#endif
+
+static U8K_NOINLINE bool simd_is_valid_long(const unsigned char *s, size_t len)
 {
     size_t b;
     return u8k_vscan(s, len, &b, NULL, NULL, false);
 }
 
-static utf8kit_result simd_validate(const unsigned char *s, size_t len)
+static bool simd_is_valid(const unsigned char *s, size_t len)
+{
+    if (len <= VW)
+        return u8k_vshort_ok(u8k_vshort_load(s, len), len);
+    return simd_is_valid_long(s, len);
+}
+
+static U8K_NOINLINE utf8kit_result simd_validate_long(const unsigned char *s, size_t len)
 {
     size_t b, r;
     utf8kit_result res;
@@ -505,6 +571,14 @@ static utf8kit_result simd_validate(const unsigned char *s, size_t len)
     res = u8k_scalar_validate(s + r, len - r);
     res.read += r;
     return res;
+}
+
+static utf8kit_result simd_validate(const unsigned char *s, size_t len)
+{
+    if (len <= VW)
+        return u8k_vshort_ok(u8k_vshort_load(s, len), len) ? u8k_res(UTF8KIT_OK, len, 0, 0)
+                                                            : u8k_scalar_validate(s, len);
+    return simd_validate_long(s, len);
 }
 
 static size_t simd_ascii_prefix(const unsigned char *s, size_t len)

@@ -21,7 +21,12 @@ U8K_INLINE u8k_v v_table(const unsigned char t[16])
 {
     return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
 }
-U8K_INLINE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm512_shuffle_epi8(t, i); }
+/* U8K_SPARE marks layer functions that this file's generic code no longer
+ * calls (the validator has its own lookups and shifts, U8K_OWN_VCHECK
+ * below), kept for generic code that may: clang warns about an unused
+ * static inline function in a .c file. */
+#define U8K_SPARE U8K_INLINE __attribute__((unused))
+U8K_SPARE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm512_shuffle_epi8(t, i); }
 U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return _mm512_and_si512(a, b); }
 U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return _mm512_or_si512(a, b); }
 U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm512_xor_si512(a, b); }
@@ -38,9 +43,9 @@ U8K_INLINE u8k_v v_shr4(u8k_v v) { return _mm512_and_si512(_mm512_srli_epi16(v, 
                     27 - n, 26 - n, 25 - n, 24 - n, 23 - n, 22 - n, 21 - n, 20 - n, 19 - n,    \
                     18 - n, 17 - n, 16 - n, 15 - n, 14 - n, 13 - n, 12 - n, 11 - n, 10 - n,    \
                     9 - n, 8 - n, 7 - n, 6 - n, 5 - n, 4 - n, 3 - n, 2 - n, 1 - n, (0 - n) & 127)
-U8K_INLINE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(1), p); }
-U8K_INLINE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(2), p); }
-U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(3), p); }
+U8K_SPARE u8k_v v_prev1(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(1), p); }
+U8K_SPARE u8k_v v_prev2(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(2), p); }
+U8K_SPARE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm512_permutex2var_epi8(c, U8K_IDX(3), p); }
 U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return _mm512_subs_epu8(a, b); }
 U8K_INLINE bool v_any(u8k_v v) { return _mm512_test_epi8_mask(v, v) != 0; }
 U8K_INLINE uint64_t v_high(u8k_v v) { return (uint64_t)_mm512_movepi8_mask(v); }
@@ -55,22 +60,14 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
  *    looks up the low nibble of x, with no AND to clear the high bits;
  *  - v_lookup_top6(t, x) looks up the top 6 bits of x: a 16-bit shift by
  *    2 brings them to the bottom of each byte (the 2 bits it shifts in
- *    from the next byte land in the ignored top), and the table built by
- *    v_table_top6 holds t[j >> 2] at entry j, the high nibble's entry.
+ *    from the next byte land in the ignored top), and the 64-entry
+ *    table holds t[j >> 2] at entry j, the high nibble's entry (laid out
+ *    by simd/validate.h).
  * No shift-and-mask pair and no vpshufb high-bit zeroing. */
 U8K_INLINE u8k_v v_lookup_low6(u8k_v t, u8k_v x) { return _mm512_permutexvar_epi8(x, t); }
 U8K_INLINE u8k_v v_lookup_top6(u8k_v t, u8k_v x)
 {
     return _mm512_permutexvar_epi8(_mm512_srli_epi16(x, 2), t);
-}
-U8K_INLINE u8k_v v_table_top6(const unsigned char t[16])
-{
-    static const unsigned char iota[64] = {
-        0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-        22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
-        44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
-    };
-    return v_lookup_top6(v_table(t), v_load(iota));
 }
 /* v_prevs gives v_prev1, v_prev2 and v_prev3 at once for the validator:
  * vpermt2b takes two cycles of port 5 each here, while one valignq (the
