@@ -54,6 +54,108 @@ U8K_INLINE size_t u8k_pext8(__m256i c, unsigned char *dst)
     return n;
 }
 
+/* Packing 4 units of 1 to 3 UTF-8 bytes with one byte shuffle. Each unit
+ * sits in a 32-bit slot that holds its bytes at the end (slot bytes
+ * 4 - L .. 3 for a length L), so the packed output byte j comes from
+ * slot byte j + D, D the bytes dropped up to and including the unit that
+ * holds j. Row e of u8k_pack4 is the shuffle for the lengths
+ * L_i = 1 + (bit i of e) + (bit 4 + i of e), i = 0..3: bit i says unit i
+ * is at least U+0080, bit 4 + i that it is at least U+0800. With P_k the
+ * end of unit k - 1 in the output (P_1 = L_0, ..., P_4 = the total), a j
+ * in [P_k, P_(k+1)) takes slot byte j + 4 (k + 1) - P_(k+1); bytes from
+ * P_4 on are zero (index 80). Rows where bit 4 + i is set without bit i
+ * cannot occur. */
+#define U8K_PL(e, i) (1 + (((e) >> (i)) & 1) + (((e) >> (4 + (i))) & 1))
+#define U8K_P1(e) U8K_PL(e, 0)
+#define U8K_P2(e) (U8K_P1(e) + U8K_PL(e, 1))
+#define U8K_P3(e) (U8K_P2(e) + U8K_PL(e, 2))
+#define U8K_P4(e) (U8K_P3(e) + U8K_PL(e, 3))
+#define U8K_PJ(e, j)                                                                       \
+    ((j) >= U8K_P4(e)   ? 0x80                                                             \
+     : (j) >= U8K_P3(e) ? (j) + 16 - U8K_P4(e)                                             \
+     : (j) >= U8K_P2(e) ? (j) + 12 - U8K_P3(e)                                             \
+     : (j) >= U8K_P1(e) ? (j) + 8 - U8K_P2(e)                                              \
+                        : (j) + 4 - U8K_P1(e))
+#define U8K_PROW(e)                                                                        \
+    {U8K_PJ(e, 0),  U8K_PJ(e, 1),  U8K_PJ(e, 2),  U8K_PJ(e, 3),  U8K_PJ(e, 4),  U8K_PJ(e, 5),  \
+     U8K_PJ(e, 6),  U8K_PJ(e, 7),  U8K_PJ(e, 8),  U8K_PJ(e, 9),  U8K_PJ(e, 10), U8K_PJ(e, 11), \
+     U8K_PJ(e, 12), U8K_PJ(e, 13), U8K_PJ(e, 14), U8K_PJ(e, 15)}
+#define U8K_PROW4(e) U8K_PROW(e), U8K_PROW((e) + 1), U8K_PROW((e) + 2), U8K_PROW((e) + 3)
+#define U8K_PROW16(e) U8K_PROW4(e), U8K_PROW4((e) + 4), U8K_PROW4((e) + 8), U8K_PROW4((e) + 12)
+static const unsigned char u8k_pack4[256][16] = {
+    U8K_PROW16(0),   U8K_PROW16(16),  U8K_PROW16(32),  U8K_PROW16(48),
+    U8K_PROW16(64),  U8K_PROW16(80),  U8K_PROW16(96),  U8K_PROW16(112),
+    U8K_PROW16(128), U8K_PROW16(144), U8K_PROW16(160), U8K_PROW16(176),
+    U8K_PROW16(192), U8K_PROW16(208), U8K_PROW16(224), U8K_PROW16(240),
+};
+
+/* The constants of u8k_bmp16, made once per call: GCC would otherwise
+ * rebuild them inside the loop from general registers (two shuffle-port
+ * instructions each); the empty asm makes each a value it cannot
+ * rebuild, so it stays in a register. */
+typedef struct u8k_bmp_k {
+    __m256i x7f, x7ff, e000, x3f, x40, x8080;
+} u8k_bmp_k;
+
+#define U8K_PIN256(x) __asm__("" : "+x"(x))
+
+U8K_INLINE void u8k_bmp_init(u8k_bmp_k *k)
+{
+    k->x7f = _mm256_set1_epi16(0x7F);
+    k->x7ff = _mm256_set1_epi16(0x7FF);
+    k->e000 = _mm256_set1_epi16((short)0xE000);
+    k->x3f = _mm256_set1_epi16(0x3F);
+    k->x40 = _mm256_set1_epi16(0x40);
+    k->x8080 = _mm256_set1_epi16((short)0x8080);
+    U8K_PIN256(k->x7f);
+    U8K_PIN256(k->x7ff);
+    U8K_PIN256(k->e000);
+    U8K_PIN256(k->x3f);
+    U8K_PIN256(k->x40);
+    U8K_PIN256(k->x8080);
+}
+
+/* 16 units (no surrogates) to UTF-8 at dst; returns the number of bytes,
+ * at most 48; writes up to 52 bytes. */
+U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst)
+{
+    __m256i le7f = _mm256_cmpeq_epi16(_mm256_min_epu16(u, k->x7f), u);
+    __m256i le7ff = _mm256_cmpeq_epi16(_mm256_min_epu16(u, k->x7ff), u);
+    /* one bit per unit (movemask gives two per 16-bit lane) */
+    uint32_t m2 = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7f), 0x55555555u);
+    uint32_t m3 = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7ff), 0x55555555u);
+    /* the lead of a 3-byte form, E0 | u >> 12, in the high byte */
+    __m256i lead = _mm256_or_si256(_mm256_slli_epi16(_mm256_srli_epi16(u, 12), 8), k->e000);
+    /* the last two bytes, first one low: 80 | (u >> 6) & 3F (C0 | u >> 6
+     * for a 2-byte form) and 80 | u & 3F; an ASCII unit is the last byte */
+    __m256i tail = _mm256_or_si256(
+        _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(u, 6), k->x3f),
+                        _mm256_slli_epi16(_mm256_and_si256(u, k->x3f), 8)),
+        _mm256_or_si256(k->x8080, _mm256_and_si256(_mm256_andnot_si256(le7f, le7ff), k->x40)));
+    __m256i lo, hi;
+    size_t n = 0;
+    int g;
+    tail = _mm256_blendv_epi8(tail, _mm256_slli_epi16(u, 8), le7f);
+    /* 32-bit slots [0, lead, first, last]: units 0-3 and 8-11 in lo,
+     * 4-7 and 12-15 in hi */
+    lo = _mm256_unpacklo_epi16(lead, tail);
+    hi = _mm256_unpackhi_epi16(lead, tail);
+    {
+        __m128i q[4];
+        q[0] = _mm256_castsi256_si128(lo);
+        q[1] = _mm256_castsi256_si128(hi);
+        q[2] = _mm256_extracti128_si256(lo, 1);
+        q[3] = _mm256_extracti128_si256(hi, 1);
+        for (g = 0; g < 4; g++) {
+            unsigned e = ((m2 >> (4 * g)) & 15) | ((m3 >> (4 * g)) & 15) << 4;
+            __m128i x = _mm_shuffle_epi8(q[g], _mm_loadu_si128((const __m128i *)(const void *)u8k_pack4[e]));
+            _mm_storeu_si128((__m128i *)(void *)(dst + n), x);
+            n += 4 + (size_t)_mm_popcnt_u32(e);
+        }
+    }
+    return n;
+}
+
 static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
@@ -62,7 +164,12 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
     utf8kit_result r;
     const __m256i swap = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0,
                                           3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
-    /* 64 bytes of room: 16 units make at most 48, plus 8 of overhang. */
+    /* ASCII runs on the units as they are in memory: the bits that must
+     * be clear (big-endian: the first byte, and the top of the second) */
+    const __m256i run_test = be ? _mm256_set1_epi16((short)0x80FF) : _mm256_set1_epi16((short)0xFF80);
+    u8k_bmp_k bk;
+    u8k_bmp_init(&bk);
+    /* 64 bytes of room: 16 units make at most 48, and write up to 52. */
     while (i + 16 <= len && o + 64 <= cap) {
         __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
         if (be)
@@ -72,6 +179,22 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
             _mm_storeu_si128((__m128i *)(void *)(dst + o), b);
             i += 16;
             o += 16;
+            /* then 32 units at a time while ASCII */
+            while (i + 32 <= len && o + 32 <= cap) {
+                __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+                __m256i c = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 16));
+                if (!_mm256_testz_si256(_mm256_or_si256(a, c), run_test))
+                    break;
+                if (be) {
+                    a = _mm256_srli_epi16(a, 8);
+                    c = _mm256_srli_epi16(c, 8);
+                }
+                /* packus works per 128-bit lane: a0-7 c0-7 | a8-15 c8-15 */
+                a = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, c), 0xD8);
+                _mm256_storeu_si256((__m256i *)(void *)(dst + o), a);
+                i += 32;
+                o += 32;
+            }
             continue;
         }
         if (!_mm256_testz_si256(_mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16((short)0xF800)),
@@ -88,8 +211,7 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
                 return u8k_shift(r, i, o);
             break;
         }
-        o += u8k_pext8(_mm256_cvtepu16_epi32(_mm256_castsi256_si128(u)), dst + o);
-        o += u8k_pext8(_mm256_cvtepu16_epi32(_mm256_extracti128_si256(u, 1)), dst + o);
+        o += u8k_bmp16(&bk, u, dst + o);
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
