@@ -33,6 +33,13 @@
 
 U8K_INLINE __m512i u8k_swap16(__m512i v) { return _mm512_or_si512(_mm512_slli_epi16(v, 8), _mm512_srli_epi16(v, 8)); }
 
+/* The byte classes of a block and of the block before it (p...): bytes
+ * 80..FF, C0..DF, E0..FF, F0..FF. */
+typedef struct {
+    uint64_t high, m2, e0, f4;
+    uint64_t pm2, pe0, pf4;
+} u8k_classes;
+
 /* The bytes of a block and what the fixed-stride decoding needs of them:
  * for block cur, p1, p2, p3 are its bytes one, two and three places
  * earlier in the stream (from the block before, prev). */
@@ -62,19 +69,20 @@ typedef struct {
  * 3F) in every multibyte case but the high surrogate; the high byte is
  * (p1 >> 2) & 7 for 2 bytes, (p2 & 0F) << 4 | (p1 >> 2) & 0F for 3 bytes
  * and for the 4th byte in UTF-32, DC | (p1 >> 2) & 3 for a low surrogate. */
-U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, bool four, bool wide)
+U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, const u8k_classes *c, bool four,
+                                      bool wide)
 {
     const __m512i m3f = _mm512_set1_epi8(0x3F);
     u8k_units u;
     __m512i p1 = _mm512_permutex2var_epi8(cur, U8K_IDX(1), prev);
     __m512i p2 = _mm512_permutex2var_epi8(cur, U8K_IDX(2), prev);
-    __mmask64 ascii = ~(__mmask64)_mm512_movepi8_mask(cur);
-    /* tails: 80..BF, i.e. below -64 as signed bytes */
-    __mmask64 tail = _mm512_cmplt_epi8_mask(cur, _mm512_set1_epi8(-64));
-    /* p1 - C0 < 20: p1 is C0..DF */
-    __mmask64 lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(p1, _mm512_set1_epi8((char)0xC0)),
-                                             _mm512_set1_epi8(0x20));
-    __mmask64 lead3 = _mm512_cmpge_epu8_mask(p2, _mm512_set1_epi8((char)0xE0));
+    /* The byte classes one, two, three places back, from the masks of cur
+     * and prev (no vector compare). */
+    __mmask64 ascii = ~c->high;
+    __mmask64 tail = c->high & ~c->e0 & ~c->m2;
+    __mmask64 lead2 = c->m2 << 1 | c->pm2 >> 63;
+    __mmask64 third4 = c->f4 << 2 | c->pf4 >> 62;
+    __mmask64 lead3 = c->e0 << 2 | c->pe0 >> 62;
     /* 16-bit shifts leak bits between bytes: each mask keeps only the
      * bits that come from the byte's own value. */
     __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, m3f),
@@ -88,10 +96,9 @@ U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, bool four, bool
     u.hs = 0;
     u.top = _mm512_setzero_si512();
     if (four) {
-        __m512i p3 = _mm512_permutex2var_epi8(cur, U8K_IDX(3), prev);
-        __mmask64 lead4 = _mm512_cmpge_epu8_mask(p3, _mm512_set1_epi8((char)0xF0));
-        __mmask64 third4 = _mm512_cmpge_epu8_mask(p2, _mm512_set1_epi8((char)0xF0));
+        __mmask64 lead4 = c->f4 << 3 | c->pf4 >> 61;
         if (wide) {
+            __m512i p3 = _mm512_permutex2var_epi8(cur, U8K_IDX(3), prev);
             /* (p3 & 7) << 2 | (p2 >> 4) & 3 at the 4th byte; the 3rd byte
              * ends nothing */
             u.top = _mm512_maskz_mov_epi8(
@@ -176,6 +183,14 @@ U8K_INLINE u8k_units u8k_decode_three(__m512i cur, __m512i p1, __m512i p2, uint6
     return u;
 }
 
+/* 32-bit lane j: bytes j, 64 + j, j, 0: with vpermt2b over (lo, hi)
+ * bytes 0 and 1 are lo[j] and hi[j], with vpermb over top byte 2 is
+ * top[j] (an index reads its low 6 bits there). */
+#define U8K_GATHER32                                                                       \
+    _mm512_set_epi32(0x0F4F0F, 0x0E4E0E, 0x0D4D0D, 0x0C4C0C, 0x0B4B0B, 0x0A4A0A, 0x094909,   \
+                     0x084808, 0x074707, 0x064606, 0x054505, 0x044404, 0x034303, 0x024202,   \
+                     0x014101, 0x004000)
+
 /* The first n (<= 16) 32-bit lanes of v to d: all 16 when !exact (room
  * for them is known), else exactly n. */
 U8K_INLINE void u8k_put32(uint32_t *d, __m512i v, unsigned n, bool exact)
@@ -206,47 +221,26 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
     unsigned n0 = (unsigned)__builtin_popcount((uint32_t)e);
     unsigned n1 = (unsigned)__builtin_popcount((uint32_t)(e >> 32));
     if (wide) {
+        /* The low, high and top bytes of the units kept, each packed in
+         * order by one byte compress; then 16 units at a time, unit j of
+         * group q gets bytes lo[16q + j], hi[16q + j] and top[16q + j]
+         * (U8K_GATHER32). */
         uint32_t *d = (uint32_t *)dst;
-        if (four) {
-            /* 32-bit lanes with the top bits, compressed 16 at a time */
-            __m128i t[4];
-            __m512i v[4];
-            unsigned n = 0;
-            t[0] = _mm512_extracti32x4_epi32(u->top, 0);
-            t[1] = _mm512_extracti32x4_epi32(u->top, 1);
-            t[2] = _mm512_extracti32x4_epi32(u->top, 2);
-            t[3] = _mm512_extracti32x4_epi32(u->top, 3);
-            v[0] = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u0));
-            v[1] = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u0, 1));
-            v[2] = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u1));
-            v[3] = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u1, 1));
-            for (int k = 0; k < 4; k++) {
-                __mmask16 m = (__mmask16)(e >> (16 * k));
-                unsigned c = (unsigned)__builtin_popcount(m);
-                __m512i x = _mm512_or_si512(v[k], _mm512_slli_epi32(_mm512_cvtepu8_epi32(t[k]), 16));
-                u8k_put32(d + n, _mm512_maskz_compress_epi32(m, x), c, exact);
-                n += c;
+        unsigned n = n0 + n1, q;
+        __m512i lc = _mm512_maskz_compress_epi8(e, u->lo), hc = _mm512_maskz_compress_epi8(e, u->hi);
+        __m512i tc = four ? _mm512_maskz_compress_epi8(e, u->top) : _mm512_setzero_si512();
+        for (q = 0; q < 4; q++) {
+            __m512i k = _mm512_add_epi8(U8K_GATHER32, _mm512_set1_epi8((char)(16 * q)));
+            __m512i v = _mm512_maskz_permutex2var_epi8(UINT64_C(0x3333333333333333), lc, k, hc);
+            unsigned m = n > 16 * q ? n - 16 * q : 0;
+            if (four) {
+                if (m == 0)
+                    break; /* 4-byte text has fewer units: skip the empty groups */
+                v = _mm512_mask_permutexvar_epi8(v, UINT64_C(0x4444444444444444), k, tc);
             }
-            return n;
+            u8k_put32(d + 16 * q, v, m < 16 ? m : 16, exact);
         }
-        /* 16-bit values: compress as such, then widen */
-        u0 = _mm512_maskz_compress_epi16((__mmask32)e, u0);
-        u1 = _mm512_maskz_compress_epi16((__mmask32)(e >> 32), u1);
-        if (exact) {
-            u8k_put32(d, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u0)), n0 < 16 ? n0 : 16, true);
-            if (n0 > 16)
-                u8k_put32(d + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u0, 1)), n0 - 16, true);
-            u8k_put32(d + n0, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u1)), n1 < 16 ? n1 : 16, true);
-            if (n1 > 16)
-                u8k_put32(d + n0 + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u1, 1)), n1 - 16,
-                          true);
-        } else {
-            u8k_put32(d, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u0)), 16, false);
-            u8k_put32(d + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u0, 1)), 16, false);
-            u8k_put32(d + n0, _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u1)), 16, false);
-            u8k_put32(d + n0 + 16, _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u1, 1)), 16, false);
-        }
-        return n0 + n1;
+        return n;
     }
     if (be) {
         u0 = u8k_swap16(u0);
@@ -314,6 +308,7 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
     const __m512i e0s = _mm512_set1_epi8((char)0xE0);
     __m512i prev = bf->prev;
     uint64_t e0 = _mm512_cmpge_epu8_mask(w, e0s), m2, f4;
+    u8k_classes c;
     int kind;
     if ((e0 | bf->e0 >> 61) == 0) {
         /* Bytes 00..DF only, and no 3- or 4-byte character reaching in
@@ -362,11 +357,18 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
     }
     if (v_any(u8k_vcheck2(st, w, prev)))
         return U8K_BAD;
+    c.high = high;
+    c.m2 = m2;
+    c.e0 = e0;
+    c.f4 = f4;
+    c.pm2 = bf->m2;
+    c.pe0 = bf->e0;
+    c.pf4 = bf->f4;
     if ((f4 | bf->f4 >> 61) == 0) {
-        *u = u8k_decode_block(w, prev, false, wide);
+        *u = u8k_decode_block(w, prev, &c, false, wide);
         kind = U8K_ANY;
     } else {
-        *u = u8k_decode_block(w, prev, true, wide);
+        *u = u8k_decode_block(w, prev, &c, true, wide);
         kind = U8K_ANY4;
     }
     bf->prev = w;
