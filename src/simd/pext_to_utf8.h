@@ -4,55 +4,21 @@
  * includes it after simd/pext.h (U8K_OWN_UTF16_TO_UTF8,
  * U8K_OWN_UTF32_TO_UTF8).
  *
- * The vector unit builds, for 8 units at a time, the 1 to 3 UTF-8 bytes
- * of each unit in its own 32-bit lane, and a lane mask of the bytes in
- * use. Packing the used bytes together is then done 8 bytes (2 lanes) at
- * a time by BMI2's PEXT with the byte mask, and an 8-byte store whose end
- * the next store overwrites. (The idea of using the vector unit only up
- * to the per-lane form and leaving the packing to PEXT is ours; the
- * per-lane UTF-8 form follows Lemire and Muła, "Transcoding Billions of
- * Unicode Characters per Second with SIMD Instructions", Software:
- * Practice and Experience 52(2), 2022.) A block of 16 units holding a
- * surrogate goes to the scalar kernel, as do the last units and any block
- * near the end of the output room.
+ * The vector unit builds, for 16 units at a time, the 1 to 3 UTF-8 bytes
+ * of each unit at the end of its own 32-bit slot; one byte shuffle per 4
+ * slots, from a table indexed by their lengths, packs the used bytes, and
+ * a 16-byte store whose end the next store overwrites. (The per-slot
+ * UTF-8 form and the table of shuffles follow the idea of Lemire and
+ * Muła, "Transcoding Billions of Unicode Characters per Second with SIMD
+ * Instructions", Software: Practice and Experience 52(2), 2022; the slot
+ * layout that makes each row a closed form, built by macros, is ours.)
+ * A block of 16 units holding a surrogate goes to the scalar kernel, as
+ * do the last units and any block near the end of the output room.
  */
 #ifndef UTF8KIT_SIMD_PEXT_TO_UTF8_H
 #define UTF8KIT_SIMD_PEXT_TO_UTF8_H
 
 #include "internal.h"
-
-/* Eight units (32-bit lanes, no surrogates) to UTF-8 at dst; returns the
- * number of bytes, at most 24; writes up to 8 bytes beyond them. */
-U8K_INLINE size_t u8k_pext8(__m256i c, unsigned char *dst)
-{
-    const __m256i six = _mm256_set1_epi32(0x3F);
-    __m256i m2 = _mm256_cmpgt_epi32(c, _mm256_set1_epi32(0x7F));
-    __m256i m3 = _mm256_cmpgt_epi32(c, _mm256_set1_epi32(0x7FF));
-    /* 110xxxxx 10yyyyyy, the first byte lowest in the lane */
-    __m256i v2 = _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi32(c, 6), _mm256_set1_epi32(0x80C0)),
-                                 _mm256_slli_epi32(_mm256_and_si256(c, six), 8));
-    /* 1110xxxx 10yyyyyy 10zzzzzz */
-    __m256i v3 = _mm256_or_si256(
-        _mm256_or_si256(_mm256_srli_epi32(c, 12), _mm256_set1_epi32(0x8080E0)),
-        _mm256_or_si256(_mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(c, 6), six), 8),
-                        _mm256_slli_epi32(_mm256_and_si256(c, six), 16)));
-    __m256i out = _mm256_blendv_epi8(_mm256_blendv_epi8(c, v2, m2), v3, m3);
-    __m256i keep = _mm256_or_si256(
-        _mm256_set1_epi32(0xFF),
-        _mm256_or_si256(_mm256_and_si256(m2, _mm256_set1_epi32(0xFF00)),
-                        _mm256_and_si256(m3, _mm256_set1_epi32(0xFF0000))));
-    uint64_t o[4], k[4];
-    size_t n = 0;
-    int q;
-    _mm256_storeu_si256((__m256i *)(void *)o, out);
-    _mm256_storeu_si256((__m256i *)(void *)k, keep);
-    for (q = 0; q < 4; q++) {
-        uint64_t w = _pext_u64(o[q], k[q]);
-        memcpy(dst + n, &w, 8);
-        n += (size_t)__builtin_popcountll(k[q]) / 8;
-    }
-    return n;
-}
 
 /* Packing 4 units of 1 to 3 UTF-8 bytes with one byte shuffle. Each unit
  * sits in a 32-bit slot that holds its bytes at the end (slot bytes
@@ -219,13 +185,15 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
 }
 
 /* UTF-32 -> UTF-8, 16 values per step when all are below U+10000 and none
- * is a surrogate (else a stretch for the scalar kernel), with the lane
- * encoder of UTF-16 -> UTF-8. */
+ * is a surrogate (else a stretch for the scalar kernel): narrowed to 16
+ * units for the encoder of UTF-16 -> UTF-8. */
 static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
+    u8k_bmp_k bk;
+    u8k_bmp_init(&bk);
     while (i + 16 <= len && o + 64 <= cap) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
         __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 8));
@@ -258,8 +226,8 @@ static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, u
                 return u8k_shift(r, i, o);
             break;
         }
-        o += u8k_pext8(a, dst + o);
-        o += u8k_pext8(b, dst + o);
+        /* packus works per 128-bit lane: a0-3 b0-3 | a4-7 b4-7 */
+        o += u8k_bmp16(&bk, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8), dst + o);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
