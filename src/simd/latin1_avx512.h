@@ -151,7 +151,7 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
                                                 unsigned char *dst, size_t cap, unsigned flags)
 {
     const __m512i c2 = _mm512_set1_epi8((char)0xC2);
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, n;
     uint64_t lead_in = 0, c3_in = 0; /* bit 0: byte i-1 is a lead (C3) waiting */
     utf8kit_result r;
     /* The common case: whole blocks, room for 64 bytes, nothing wrong. */
@@ -179,7 +179,7 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
     /* The same, one block at a time, for the end of the input or of the
      * room and for a block with something wrong. */
     for (;;) {
-        size_t left = len - i, room = cap - o, k, n;
+        size_t left = len - i, room = cap - o, k;
         __m512i w;
         uint64_t high, tails, leads, c3, bad, keep;
         if (left == 0)
@@ -223,6 +223,8 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
         c3_in = c3 >> 63;
     }
     i -= (size_t)lead_in;
+    if (i < len && src[i] >= 0xC4 && (n = u8k_valid_len(src, i, len)) != 0)
+        return u8k_res(UTF8KIT_ERR_UNREPRESENTABLE, i, o, n); /* as the scalar kernel */
     r = u8k_scalar_utf8_to_latin1(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
 }

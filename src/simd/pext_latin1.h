@@ -78,19 +78,23 @@ static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t 
  * 32-bit byte masks, tails == leads << 1 | lead_in and high == leads |
  * tails. Each character is then its ASCII byte or its tail, plus 40 after
  * C3; PEXT drops the leads. The first block that fails the test holds an
- * error or a character above U+00FF, where the scalar kernel stops: it
- * takes over from that block's start (from its lead when one was
- * carried). */
+ * error or a character above U+00FF: it is converted up to the character
+ * holding the first wrong byte, which the scalar kernel then reports (a
+ * character above U+00FF is reported here directly, as it would). */
 static utf8kit_result simd_utf8_to_latin1_pext(const unsigned char *src, size_t len,
                                                unsigned char *dst, size_t cap, unsigned flags)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, n;
     uint32_t lead_in = 0; /* bit 0: byte i-1 is a lead waiting for its tail */
     __m256i prev_c3 = _mm256_setzero_si256(); /* FF at each C3 of the block before */
+    /* byte k = k: the bytes from q on are those above q - 1 */
+    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                          16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                                          29, 30, 31);
     utf8kit_result r;
     while (i + 32 <= len && o + 32 <= cap) {
         __m256i w = v_load(src + i), leads_v, c3;
-        uint32_t high = (uint32_t)_mm256_movemask_epi8(w), tails, leads;
+        uint32_t high = (uint32_t)_mm256_movemask_epi8(w), tails, leads, bad;
         if ((high | lead_in) == 0) {
             v_store(dst + o, w);
             i += 32;
@@ -103,17 +107,34 @@ static utf8kit_result simd_utf8_to_latin1_pext(const unsigned char *src, size_t 
         leads_v = _mm256_cmpeq_epi8(_mm256_and_si256(w, _mm256_set1_epi8((char)0xFE)),
                                     _mm256_set1_epi8((char)0xC2));
         leads = (uint32_t)_mm256_movemask_epi8(leads_v);
-        if (((tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails)) != 0)
-            break;
+        bad = (tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails);
         /* the tail after each C3 gains 40 (C3 80 = U+00C0) */
         c3 = _mm256_cmpeq_epi8(w, _mm256_set1_epi8((char)0xC3));
         w = _mm256_or_si256(w, _mm256_and_si256(v_prev1(c3, prev_c3), _mm256_set1_epi8(0x40)));
         prev_c3 = c3;
+        if (U8K_UNLIKELY(bad != 0)) {
+            /* Convert up to the character holding the first wrong byte
+             * (a missing tail belongs to the lead before it); the scalar
+             * kernel reports that character. */
+            unsigned q = (unsigned)__builtin_ctz(bad);
+            if (q > 0 && (leads >> (q - 1) & 1))
+                q--;
+            if (q == 0)
+                break; /* from the carried lead, or from i */
+            leads_v = _mm256_or_si256(leads_v,
+                                      _mm256_cmpgt_epi8(iota, _mm256_set1_epi8((char)(q - 1))));
+            o += u8k_pack_kept(w, _mm256_xor_si256(leads_v, _mm256_set1_epi8(-1)), dst + o);
+            i += q;
+            lead_in = 0;
+            break;
+        }
         o += u8k_pack_kept(w, _mm256_xor_si256(leads_v, _mm256_set1_epi8(-1)), dst + o);
         i += 32;
         lead_in = leads >> 31;
     }
     i -= lead_in;
+    if (i < len && src[i] >= 0xC4 && (n = u8k_valid_len(src, i, len)) != 0)
+        return u8k_res(UTF8KIT_ERR_UNREPRESENTABLE, i, o, n); /* as the scalar kernel */
     r = u8k_scalar_utf8_to_latin1(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
 }
