@@ -145,8 +145,8 @@ size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len)
     return i;
 }
 
-/* slow_step is the error path of u8k_scalar_validate, kept out of line so
- * that the hot loop keeps its variables in registers. */
+/* slow_step is the error path of precise(), kept out of line so that its
+ * loop keeps its variables in registers. */
 static size_t slow_step(const unsigned char *s, size_t len, utf8kit_status *st)
 {
     uint32_t cp;
@@ -155,7 +155,10 @@ static size_t slow_step(const unsigned char *s, size_t len, utf8kit_status *st)
     return n;
 }
 
-utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
+/* precise validates character by character from a character boundary
+ * and describes the first error: the reference, used where the automaton
+ * below has seen one. */
+static utf8kit_result precise(const unsigned char *s, size_t len)
 {
     size_t i = 0;
     while (i < len) {
@@ -177,6 +180,141 @@ utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
         i += n;
     }
     return u8k_res(UTF8KIT_OK, len, 0, 0);
+}
+
+/*
+ * The fast path: the ABNF above as a finite automaton, one table load and
+ * one shift per byte with no branch. Its states:
+ *
+ *   ERR  an error was seen (it never leaves it)
+ *   ACC  at a character boundary
+ *   T1, T2, T3  1, 2, 3 UTF8-tail bytes still wanted
+ *   AE0  after E0 (wants A0..BF, then a tail)
+ *   AED  after ED (wants 80..9F, then a tail)
+ *   AF0  after F0 (wants 90..BF, then two tails)
+ *   AF4  after F4 (wants 80..8F, then two tails)
+ *
+ * Each state is a shift count, a multiple of 6 below 64, and the entry of
+ * byte b holds, in its 6 bits at each state's count, the count of the
+ * state b leads to from there; so next = dfa[b] >> state picks it (the
+ * bits above it are ignored: x86 and AArch64 shifts take the count modulo
+ * 64, and the & 63 that C needs costs nothing). The load does not depend
+ * on the state, so the chain from byte to byte is the shift alone. ERR is
+ * count 0 and its bits are 0 in every entry, so it stays put.
+ */
+enum { ERR = 0, ACC = 6, T1 = 12, T2 = 18, T3 = 24, AE0 = 30, AED = 36, AF0 = 42, AF4 = 48 };
+
+/* An entry: the next state from ACC, T1, T2, T3, AE0, AED, AF0, AF4. */
+#define ROW(acc, t1, t2, t3, ae0, aed, af0, af4)                                                   \
+    ((uint64_t)(acc) << ACC | (uint64_t)(t1) << T1 | (uint64_t)(t2) << T2 |                        \
+     (uint64_t)(t3) << T3 | (uint64_t)(ae0) << AE0 | (uint64_t)(aed) << AED |                      \
+     (uint64_t)(af0) << AF0 | (uint64_t)(af4) << AF4)
+/* the byte classes of the ABNF */
+#define ASC ROW(ACC, ERR, ERR, ERR, ERR, ERR, ERR, ERR) /* 00..7F */
+#define T8 ROW(ERR, ACC, T1, T2, ERR, T1, ERR, T2)      /* 80..8F */
+#define T9 ROW(ERR, ACC, T1, T2, ERR, T1, T2, ERR)      /* 90..9F */
+#define TA ROW(ERR, ACC, T1, T2, T1, ERR, T2, ERR)      /* A0..BF */
+#define BAD ROW(ERR, ERR, ERR, ERR, ERR, ERR, ERR, ERR) /* C0, C1, F5..FF */
+#define L2 ROW(T1, ERR, ERR, ERR, ERR, ERR, ERR, ERR)   /* C2..DF */
+#define LE0 ROW(AE0, ERR, ERR, ERR, ERR, ERR, ERR, ERR) /* E0 */
+#define L3 ROW(T2, ERR, ERR, ERR, ERR, ERR, ERR, ERR)   /* E1..EC, EE..EF */
+#define LED ROW(AED, ERR, ERR, ERR, ERR, ERR, ERR, ERR) /* ED */
+#define LF0 ROW(AF0, ERR, ERR, ERR, ERR, ERR, ERR, ERR) /* F0 */
+#define L4 ROW(T3, ERR, ERR, ERR, ERR, ERR, ERR, ERR)   /* F1..F3 */
+#define LF4 ROW(AF4, ERR, ERR, ERR, ERR, ERR, ERR, ERR) /* F4 */
+#define X4(x) x, x, x, x
+#define X16(x) X4(x), X4(x), X4(x), X4(x)
+
+static const uint64_t dfa[256] = {
+    /* 00..7F */ X16(ASC), X16(ASC), X16(ASC), X16(ASC), X16(ASC), X16(ASC), X16(ASC), X16(ASC),
+    /* 80..8F */ X16(T8),
+    /* 90..9F */ X16(T9),
+    /* A0..BF */ X16(TA), X16(TA),
+    /* C0..CF */ BAD, BAD, L2, L2, X4(L2), X4(L2), X4(L2),
+    /* D0..DF */ X16(L2),
+    /* E0..EF */ LE0, L3, L3, L3, X4(L3), X4(L3), L3, LED, L3, L3,
+    /* F0..FF */ LF0, L4, L4, L4, LF4, BAD, BAD, BAD, X4(BAD), X4(BAD),
+};
+
+/* Bytes run through the automaton between two looks at its state. */
+#define DFA_CHUNK 32
+
+/* The whole-chunk step runs two automata at once, since one byte's shift
+ * waits for the one before (about two cycles a byte with a baseline x86
+ * shift by CL): A over [i, i + 32) from the current state, B over
+ * [j, j + 32) from ACC, where j is the first byte at or after i + 32 that
+ * is not a tail (at most 3 later: a 4th tail in a row is an error). Valid
+ * text has a character start at j, so A, continued over the tails up to
+ * j, must end in ACC there; B then holds the state at j + 32. */
+#define HIGHS UINT64_C(0x80808080)
+
+utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
+{
+    size_t i = 0, from, k;
+    uint64_t st = ACC;
+    utf8kit_result r;
+    for (;;) {
+        /* At a boundary, an ASCII run goes eight bytes at a time. */
+        if ((st & 63) == ACC) {
+            for (; i + 8 <= len; i += 8) {
+                uint64_t w;
+                memcpy(&w, s + i, 8);
+                if (w & UINT64_C(0x8080808080808080))
+                    break;
+            }
+        }
+        from = i;
+        if (len - i >= 2 * DFA_CHUNK + 3) {
+            uint32_t w, nt;
+            uint64_t a = st, b = ACC;
+            size_t j;
+            memcpy(&w, s + i + DFA_CHUNK, 4);
+            /* bit 7 of each byte of nt: that byte is not a tail (10xxxxxx
+             * has bit 7 set and bit 6 clear) */
+            nt = (~w | w << 1) & (uint32_t)HIGHS;
+            if (nt == 0) {
+                st = ERR;
+                break;
+            }
+            /* byte order: the first byte is the lowest on little-endian
+             * machines, the highest on big-endian ones */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            j = i + DFA_CHUNK + (size_t)(__builtin_clz(nt) / 8);
+#else
+            j = i + DFA_CHUNK + (size_t)(__builtin_ctz(nt) / 8);
+#endif
+            for (k = 0; k < DFA_CHUNK; k++) {
+                a = dfa[s[i + k]] >> (a & 63);
+                b = dfa[s[j + k]] >> (b & 63);
+            }
+            for (k = i + DFA_CHUNK; k < j; k++)
+                a = dfa[s[k]] >> (a & 63);
+            st = (a & 63) == ACC ? b : ERR;
+            i = j + DFA_CHUNK;
+        } else if (len - i >= DFA_CHUNK) {
+            for (k = 0; k < DFA_CHUNK; k++)
+                st = dfa[s[i + k]] >> (st & 63);
+            i += DFA_CHUNK;
+        } else {
+            for (; i < len; i++)
+                st = dfa[s[i]] >> (st & 63);
+        }
+        if ((st & 63) == ERR || i == len)
+            break;
+    }
+    if ((st & 63) == ACC)
+        return u8k_res(UTF8KIT_OK, len, 0, 0);
+    /* An error, or the input ends inside a sequence: the reference finds
+     * which, from the start of the character that holds byte `from` (the
+     * bytes before it were well formed, so that start is the nearest
+     * non-tail byte at most 3 back, or `from` itself). */
+    for (k = 1; k <= 3 && k <= from; k++)
+        if (!u8k_is_cont(s[from - k]))
+            break;
+    from = k <= 3 && k <= from ? from - k : from;
+    r = precise(s + from, len - from);
+    r.read += from;
+    return r;
 }
 
 bool u8k_scalar_is_valid(const unsigned char *s, size_t len)
