@@ -157,7 +157,7 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
     /* The common case: whole blocks, room for 64 bytes, nothing wrong. */
     while (i + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + i);
-        uint64_t high = (uint64_t)_mm512_movepi8_mask(w), tails, leads, c3;
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w), tails, leads, c3, bad;
         if ((high | lead_in) == 0) {
             v_store(dst + o, w);
             i += 64;
@@ -166,10 +166,26 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
         }
         tails = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
         leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, c2), _mm512_set1_epi8(2));
-        if (((tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails)) != 0)
-            break;
+        bad = (tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails);
         c3 = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8((char)0xC3));
         w = _mm512_mask_add_epi8(w, c3 << 1 | c3_in, w, _mm512_set1_epi8(0x40));
+        if (U8K_UNLIKELY(bad != 0)) {
+            /* Convert up to the character holding the first wrong byte
+             * (a missing tail belongs to the lead before it), which is
+             * then reported below. */
+            size_t q = (size_t)__builtin_ctzll(bad);
+            uint64_t keep;
+            if (q > 0 && (leads >> (q - 1) & 1))
+                q--;
+            if (q == 0)
+                break; /* from the carried lead, or from i */
+            keep = ~leads & u8k_low_bits(q);
+            v_store(dst + o, _mm512_maskz_compress_epi8(keep, w));
+            o += (size_t)__builtin_popcountll(keep);
+            i += q;
+            lead_in = 0;
+            goto stop;
+        }
         v_store(dst + o, _mm512_maskz_compress_epi8(~leads, w));
         o += 64 - (size_t)__builtin_popcountll(leads);
         i += 64;
@@ -177,7 +193,7 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
         c3_in = c3 >> 63;
     }
     /* The same, one block at a time, for the end of the input or of the
-     * room and for a block with something wrong. */
+     * room, or for a wrong byte at the start of a block. */
     for (;;) {
         size_t left = len - i, room = cap - o, k;
         __m512i w;
@@ -222,6 +238,7 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
         lead_in = leads >> 63;
         c3_in = c3 >> 63;
     }
+stop:
     i -= (size_t)lead_in;
     if (i < len && src[i] >= 0xC4 && (n = u8k_valid_len(src, i, len)) != 0)
         return u8k_res(UTF8KIT_ERR_UNREPRESENTABLE, i, o, n); /* as the scalar kernel */
