@@ -5,7 +5,8 @@
  *  - every length 0..300 of random mixes of ASCII, 2-byte, 3-byte and
  *    4-byte characters (surrogate pairs), with lone surrogates sprinkled
  *    in or not, the pair cut by the end or not;
- *  - a lone high, a lone low, a reversed pair, a pair and units whose
+ *  - a lone high, a lone low, a reversed pair, a pair, two highs (a
+ *    stretch for the scalar kernel may end between them) and units whose
  *    high or low byte alone is ASCII at every position of 300-unit texts
  *    of each kind (long ASCII runs included);
  *  - output room exactly sufficient, one byte short, and ample; strict
@@ -307,8 +308,9 @@ int main(void)
      * at whole). */
     for (m = 0; m < VALID_MIXES; m++) {
         static const uint16_t a[] = {0xD834, 0xDD1E, 0xDD1E, 0xD834, 0x0100, 0x4100,
-                                     0x0141, 0x0080, 0x07FF, 0x0800, 0xFFFF};
-        static const uint16_t b[] = {'a', 'b', 0xD834, 0xDD1E, 'c', 'd', 'e', 'f', 'g', 'h', 'i'};
+                                     0x0141, 0x0080, 0x07FF, 0x0800, 0xFFFF, 0xD800, 0xDBFF};
+        static const uint16_t b[] = {'a', 'b', 0xD834, 0xDD1E, 'c', 'd', 'e', 'f', 'g', 'h', 'i',
+                                     0xDBFF, 0xD800};
         fill16(v, 300, m);
         /* no pair cut by the end of the base text */
         if ((v[299] & 0xFC00) == 0xD800)
@@ -323,7 +325,7 @@ int main(void)
                     u[p + 2] = 'z';
                 u[p] = a[k];
                 u[p + 1] = b[k];
-                both16(u, 300, k == 0 ? "lone high" : k == 1 ? "lone low" : k == 2 ? "low high" : k == 3 ? "pair" : "odd unit");
+                both16(u, 300, k == 0 ? "lone high" : k == 1 ? "lone low" : k == 2 ? "low high" : k == 3 ? "pair" : k >= 11 ? "two highs" : "odd unit");
             }
         }
     }

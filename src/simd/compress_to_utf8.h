@@ -317,8 +317,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
         if (n == U8K_BLOCK_SCALAR) {
             /* An unpaired surrogate in the next 32 units: the scalar
              * kernel reports it (under U8K_TRUSTED it replaces it and we
-             * go on). The stretch does not end on a high surrogate unless
-             * the input does, so its errors are the input's. */
+             * go on). */
             size_t j = u8k_stretch16(src, len, i, be);
             r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
@@ -326,12 +325,18 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
                 o += r.written;
                 continue;
             }
-            return u8k_shift(r, i, o);
+            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+                return u8k_shift(r, i, o);
+            /* An error: should the stretch have cut a bad sequence short
+             * (a high surrogate before the high one it stopped at), the
+             * rest of the input, whole, gives the report. */
+            goto full;
         }
         goto full;
     }
 full:
-    /* The room runs out within this block. */
+    /* The room runs out within this block, or an error needs the
+     * scalar kernel's report on the whole rest. */
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
 }

@@ -19,41 +19,7 @@
 #define UTF8KIT_SIMD_PEXT_TO_UTF8_H
 
 #include "internal.h"
-
-/* Packing 4 units of 1 to 3 UTF-8 bytes with one byte shuffle. Each unit
- * sits in a 32-bit slot that holds its bytes at the end (slot bytes
- * 4 - L .. 3 for a length L), so the packed output byte j comes from
- * slot byte j + D, D the bytes dropped up to and including the unit that
- * holds j. Row e of u8k_pack4 is the shuffle for the lengths
- * L_i = 1 + (bit i of e) + (bit 4 + i of e), i = 0..3: bit i says unit i
- * is at least U+0080, bit 4 + i that it is at least U+0800. With P_k the
- * end of unit k - 1 in the output (P_1 = L_0, ..., P_4 = the total), a j
- * in [P_k, P_(k+1)) takes slot byte j + 4 (k + 1) - P_(k+1); bytes from
- * P_4 on are zero (index 80). Rows where bit 4 + i is set without bit i
- * cannot occur. */
-#define U8K_PL(e, i) (1 + (((e) >> (i)) & 1) + (((e) >> (4 + (i))) & 1))
-#define U8K_P1(e) U8K_PL(e, 0)
-#define U8K_P2(e) (U8K_P1(e) + U8K_PL(e, 1))
-#define U8K_P3(e) (U8K_P2(e) + U8K_PL(e, 2))
-#define U8K_P4(e) (U8K_P3(e) + U8K_PL(e, 3))
-#define U8K_PJ(e, j)                                                                       \
-    ((j) >= U8K_P4(e)   ? 0x80                                                             \
-     : (j) >= U8K_P3(e) ? (j) + 16 - U8K_P4(e)                                             \
-     : (j) >= U8K_P2(e) ? (j) + 12 - U8K_P3(e)                                             \
-     : (j) >= U8K_P1(e) ? (j) + 8 - U8K_P2(e)                                              \
-                        : (j) + 4 - U8K_P1(e))
-#define U8K_PROW(e)                                                                        \
-    {U8K_PJ(e, 0),  U8K_PJ(e, 1),  U8K_PJ(e, 2),  U8K_PJ(e, 3),  U8K_PJ(e, 4),  U8K_PJ(e, 5),  \
-     U8K_PJ(e, 6),  U8K_PJ(e, 7),  U8K_PJ(e, 8),  U8K_PJ(e, 9),  U8K_PJ(e, 10), U8K_PJ(e, 11), \
-     U8K_PJ(e, 12), U8K_PJ(e, 13), U8K_PJ(e, 14), U8K_PJ(e, 15)}
-#define U8K_PROW4(e) U8K_PROW(e), U8K_PROW((e) + 1), U8K_PROW((e) + 2), U8K_PROW((e) + 3)
-#define U8K_PROW16(e) U8K_PROW4(e), U8K_PROW4((e) + 4), U8K_PROW4((e) + 8), U8K_PROW4((e) + 12)
-static const unsigned char u8k_pack4[256][16] = {
-    U8K_PROW16(0),   U8K_PROW16(16),  U8K_PROW16(32),  U8K_PROW16(48),
-    U8K_PROW16(64),  U8K_PROW16(80),  U8K_PROW16(96),  U8K_PROW16(112),
-    U8K_PROW16(128), U8K_PROW16(144), U8K_PROW16(160), U8K_PROW16(176),
-    U8K_PROW16(192), U8K_PROW16(208), U8K_PROW16(224), U8K_PROW16(240),
-};
+#include "simd/utf8_pack4.h"
 
 /* The constants of u8k_bmp16, made once per call: GCC would otherwise
  * rebuild them inside the loop from general registers (two shuffle-port
