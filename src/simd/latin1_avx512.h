@@ -147,6 +147,47 @@ rest:
  * on from there, so it reports that character exactly (and, under
  * U8K_TRUSTED, drops invalid bytes as the reference does).
  */
+/* One non-ASCII block w of the fast loop (high: its high-bit mask) at
+ * src + *i to d + *o, with room for 64 bytes. Returns 0 when the block is
+ * converted (*i += 64, carries updated), 1 when it was converted up to the
+ * character holding its first wrong byte (*i and *o moved to it, the
+ * caller reports it), 2 when that byte is where the block starts (nothing
+ * done; a carried lead is still in *lead_in). */
+U8K_INLINE int u8k_to_l1_block(__m512i w, uint64_t high, uint64_t *lead_in, uint64_t *c3_in,
+                               unsigned char *d, size_t *i, size_t *o)
+{
+    uint64_t tails, leads, c3, bad, keep;
+    size_t q;
+    /* 80..BF are the signed bytes below -64; C2, C3 the bytes whose
+     * difference from C2 is below 2 (unsigned). */
+    tails = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+    leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC2)),
+                                   _mm512_set1_epi8(2));
+    bad = (tails ^ (leads << 1 | *lead_in)) | (high ^ leads ^ tails);
+    c3 = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8((char)0xC3));
+    w = _mm512_mask_add_epi8(w, c3 << 1 | *c3_in, w, _mm512_set1_epi8(0x40));
+    if (U8K_LIKELY(bad == 0)) {
+        v_store(d, _mm512_maskz_compress_epi8(~leads, w));
+        *o += 64 - (size_t)__builtin_popcountll(leads);
+        *i += 64;
+        *lead_in = leads >> 63;
+        *c3_in = c3 >> 63;
+        return 0;
+    }
+    /* A missing tail belongs to the lead before it. */
+    q = (size_t)__builtin_ctzll(bad);
+    if (q > 0 && (leads >> (q - 1) & 1))
+        q--;
+    if (q == 0)
+        return 2;
+    keep = ~leads & u8k_low_bits(q);
+    v_store(d, _mm512_maskz_compress_epi8(keep, w));
+    *o += (size_t)__builtin_popcountll(keep);
+    *i += q;
+    *lead_in = 0;
+    return 1;
+}
+
 static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t len,
                                                 unsigned char *dst, size_t cap, unsigned flags)
 {
@@ -154,43 +195,24 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
     size_t i = 0, o = 0, n;
     uint64_t lead_in = 0, c3_in = 0; /* bit 0: byte i-1 is a lead (C3) waiting */
     utf8kit_result r;
-    /* The common case: whole blocks, room for 64 bytes, nothing wrong. */
+    int st;
+    /* The common case: whole blocks with room for their stores, nothing
+     * wrong. (Two blocks per step, copied when both are ASCII, measured
+     * slower.) */
     while (i + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + i);
-        uint64_t high = (uint64_t)_mm512_movepi8_mask(w), tails, leads, c3, bad;
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
         if ((high | lead_in) == 0) {
             v_store(dst + o, w);
             i += 64;
             o += 64;
             continue;
         }
-        tails = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        leads = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, c2), _mm512_set1_epi8(2));
-        bad = (tails ^ (leads << 1 | lead_in)) | (high ^ leads ^ tails);
-        c3 = _mm512_cmpeq_epi8_mask(w, _mm512_set1_epi8((char)0xC3));
-        w = _mm512_mask_add_epi8(w, c3 << 1 | c3_in, w, _mm512_set1_epi8(0x40));
-        if (U8K_UNLIKELY(bad != 0)) {
-            /* Convert up to the character holding the first wrong byte
-             * (a missing tail belongs to the lead before it), which is
-             * then reported below. */
-            size_t q = (size_t)__builtin_ctzll(bad);
-            uint64_t keep;
-            if (q > 0 && (leads >> (q - 1) & 1))
-                q--;
-            if (q == 0)
-                break; /* from the carried lead, or from i */
-            keep = ~leads & u8k_low_bits(q);
-            v_store(dst + o, _mm512_maskz_compress_epi8(keep, w));
-            o += (size_t)__builtin_popcountll(keep);
-            i += q;
-            lead_in = 0;
+        st = u8k_to_l1_block(w, high, &lead_in, &c3_in, dst + o, &i, &o);
+        if (st == 1)
             goto stop;
-        }
-        v_store(dst + o, _mm512_maskz_compress_epi8(~leads, w));
-        o += 64 - (size_t)__builtin_popcountll(leads);
-        i += 64;
-        lead_in = leads >> 63;
-        c3_in = c3 >> 63;
+        if (st == 2)
+            break;
     }
     /* The same, one block at a time, for the end of the input or of the
      * room, or for a wrong byte at the start of a block. */
