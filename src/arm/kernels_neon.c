@@ -93,8 +93,11 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/neon_to_utf8.h */
+#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/neon_to_utf8.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
+#include "simd/neon_to_utf8.h"
 
 const u8k_kernels u8k_neon_kernels = {
     "neon",
@@ -106,8 +109,8 @@ const u8k_kernels u8k_neon_kernels = {
     simd_validate_counts,
     simd_utf8_to_utf16,
     simd_utf8_to_utf32,
-    simd_utf16_to_utf8,
-    simd_utf32_to_utf8,
+    simd_utf16_to_utf8_neon,
+    simd_utf32_to_utf8_neon,
     simd_latin1_to_utf8,
     simd_utf8_to_latin1,
 };
