@@ -233,11 +233,12 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
             __m512i k = _mm512_add_epi8(U8K_GATHER32, _mm512_set1_epi8((char)(16 * q)));
             __m512i v = _mm512_maskz_permutex2var_epi8(UINT64_C(0x3333333333333333), lc, k, hc);
             unsigned m = n > 16 * q ? n - 16 * q : 0;
-            if (four) {
-                if (m == 0)
-                    break; /* 4-byte text has fewer units: skip the empty groups */
+            /* 4-byte text and a last block have fewer units: no empty
+             * groups for them */
+            if ((four || exact) && m == 0)
+                break;
+            if (four)
                 v = _mm512_mask_permutexvar_epi8(v, UINT64_C(0x4444444444444444), k, tc);
-            }
             u8k_put32(d + 16 * q, v, m < 16 ? m : 16, exact);
         }
         return n;
@@ -318,9 +319,9 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * times the work). */
         __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
         uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        /* p1 - C2 < 1E: p1 is C2..DF; w - C0 < 2: w is C0 or C1 */
-        uint64_t lead2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(p1, _mm512_set1_epi8((char)0xC2)),
-                                                _mm512_set1_epi8(0x1E));
+        /* the leads C0..DF one place back (prev's were checked with it:
+         * C0 and C1 there already failed); w - C0 < 2: w is C0 or C1 */
+        uint64_t lead2 = (high & ~tail) << 1 | bf->m2 >> 63;
         uint64_t c01 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
                                               _mm512_set1_epi8(2));
         if ((tail ^ lead2) | c01)
@@ -342,8 +343,10 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * 80..9F (overlong), no ED by A0..BF (a surrogate). */
         __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
         __m512i p2 = _mm512_permutex2var_epi8(w, U8K_IDX(2), prev);
-        uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        uint64_t l1 = _mm512_cmpge_epu8_mask(p1, e0s), l2 = _mm512_cmpge_epu8_mask(p2, e0s);
+        /* tails: the bytes 80..FF that are not leads E0..EF; the leads
+         * one and two places back from the masks */
+        uint64_t tail = high & ~e0;
+        uint64_t l1 = e0 << 1 | bf->e0 >> 63, l2 = e0 << 2 | bf->e0 >> 62;
         uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0));
         uint64_t ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
         uint64_t sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
