@@ -47,15 +47,17 @@ U8K_INLINE void u8k_bmp_init(u8k_bmp_k *k)
     U8K_PIN256(k->x8080);
 }
 
-/* 16 units (no surrogates) to UTF-8 at dst; returns the number of bytes,
- * at most 48; writes up to 52 bytes. */
-U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst)
+/* 16 units to UTF-8 at dst; returns the number of bytes, at most 48;
+ * writes up to 52 bytes. Without pairs, no unit is a surrogate; with
+ * pairs, hs and ls mark the high and low surrogates, every low one
+ * follows a high one, and each half of a pair takes 2 bytes in its own
+ * slot (see u8k_bmp8 in simd/sse_to_utf8.h for the bytes). */
+U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst, bool pairs,
+                            __m256i hs, __m256i ls)
 {
     __m256i le7f = _mm256_cmpeq_epi16(_mm256_min_epu16(u, k->x7f), u);
     __m256i le7ff = _mm256_cmpeq_epi16(_mm256_min_epu16(u, k->x7ff), u);
-    /* one bit per unit (movemask gives two per 16-bit lane) */
-    uint32_t m2 = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7f), 0x55555555u);
-    uint32_t m3 = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7ff), 0x55555555u);
+    uint32_t m2, m3;
     /* the lead of a 3-byte form, E0 | u >> 12, in the high byte */
     __m256i lead = _mm256_or_si256(_mm256_slli_epi16(_mm256_srli_epi16(u, 12), 8), k->e000);
     /* the last two bytes, first one low: 80 | (u >> 6) & 3F (C0 | u >> 6
@@ -68,6 +70,23 @@ U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst)
     size_t n = 0;
     int g;
     tail = _mm256_blendv_epi8(tail, _mm256_slli_epi16(u, 8), le7f);
+    if (pairs) {
+        /* each unit's predecessor: u moved up one unit across the lanes */
+        __m256i prev = _mm256_alignr_epi8(u, _mm256_permute2x128_si256(u, u, 0x08), 14);
+        __m256i v = _mm256_add_epi16(u, k->x40), pv = _mm256_add_epi16(prev, k->x40);
+        __m256i th = _mm256_or_si256(
+            _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(v, 8), _mm256_set1_epi16(7)),
+                            _mm256_set1_epi16((short)0x80F0)),
+            _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(v, 2), k->x3f), 8));
+        __m256i tl = _mm256_or_si256(_mm256_andnot_si256(_mm256_set1_epi16(0x30), tail),
+                                     _mm256_slli_epi16(_mm256_and_si256(pv, _mm256_set1_epi16(3)), 4));
+        tail = _mm256_blendv_epi8(_mm256_blendv_epi8(tail, th, hs), tl, ls);
+        /* two bytes each: counted as below U+0800 */
+        le7ff = _mm256_or_si256(le7ff, _mm256_or_si256(hs, ls));
+    }
+    /* one bit per unit (movemask gives two per 16-bit lane) */
+    m2 = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7f), 0x55555555u);
+    m3 = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7ff), 0x55555555u);
     /* 32-bit slots [0, lead, first, last]: units 0-3 and 8-11 in lo,
      * 4-7 and 12-15 in hi */
     lo = _mm256_unpacklo_epi16(lead, tail);
@@ -132,7 +151,23 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
         if (!_mm256_testz_si256(_mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16((short)0xF800)),
                                                    _mm256_set1_epi16((short)0xD800)),
                                 _mm256_set1_epi16(-1))) {
-            size_t j = u8k_stretch16(src, len, i, be);
+            /* Well paired when every low one follows a high one: the low
+             * bits are the high bits moved up one unit, once a high one
+             * in the last unit is left for the next step (its 2 bytes are
+             * written last and not counted). */
+            const __m256i fc00 = _mm256_set1_epi16((short)0xFC00);
+            __m256i hs = _mm256_cmpeq_epi16(_mm256_and_si256(u, fc00), _mm256_set1_epi16((short)0xD800));
+            __m256i ls = _mm256_cmpeq_epi16(_mm256_and_si256(u, fc00), _mm256_set1_epi16((short)0xDC00));
+            uint32_t hm = _pext_u32((uint32_t)_mm256_movemask_epi8(hs), 0x55555555u);
+            uint32_t lm = _pext_u32((uint32_t)_mm256_movemask_epi8(ls), 0x55555555u);
+            uint32_t held = hm >> 15;
+            size_t j;
+            if (lm == ((hm << 1) & 0xFFFFu)) {
+                o += u8k_bmp16(&bk, u, dst + o, true, hs, ls) - 2 * held;
+                i += 16 - held;
+                continue;
+            }
+            j = u8k_stretch16(src, len, i, be);
             r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
@@ -143,7 +178,7 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
                 return u8k_shift(r, i, o);
             break;
         }
-        o += u8k_bmp16(&bk, u, dst + o);
+        o += u8k_bmp16(&bk, u, dst + o, false, u, u);
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
@@ -193,7 +228,8 @@ static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, u
             break;
         }
         /* packus works per 128-bit lane: a0-3 b0-3 | a4-7 b4-7 */
-        o += u8k_bmp16(&bk, _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8), dst + o);
+        a = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+        o += u8k_bmp16(&bk, a, dst + o, false, a, a);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);

@@ -5,11 +5,11 @@
  * U8K_OWN_UTF32_TO_UTF8.
  *
  * 16 units per step: an ASCII block is narrowed by the layer's
- * v_narrow16 / v_narrow32; otherwise, when no unit is a surrogate (and,
- * for UTF-32, every value is below U+10000), each 8 units get the 1 to 3
- * bytes of their UTF-8 form at the end of 32-bit slots, packed 4 slots at
- * a time by one byte shuffle from the table of simd/utf8_pack4.h. A block
- * with a surrogate (or, in UTF-32, a value from U+10000 on) goes to the
+ * v_narrow16 / v_narrow32; otherwise each 8 units get the 1 to 3 bytes of
+ * their UTF-8 form at the end of 32-bit slots (a surrogate pair: 2 bytes
+ * in the slot of each half), packed 4 slots at a time by one byte shuffle
+ * from the table of simd/utf8_pack4.h. A UTF-16 block with an unpaired
+ * surrogate, and a UTF-32 block with a value from U+10000 on, go to the
  * scalar kernel a stretch at a time, as do the last units and any block
  * near the end of the output room.
  */
@@ -19,17 +19,22 @@
 #include "internal.h"
 #include "simd/utf8_pack4.h"
 
-/* 8 units (no surrogates) to UTF-8 at dst; returns the number of bytes,
- * at most 24; writes up to 28 bytes. */
-U8K_INLINE size_t u8k_bmp8(__m128i u, unsigned char *dst)
+/* 8 units to UTF-8 at dst; returns the number of bytes, at most 24;
+ * writes up to 28 bytes. Without pairs, no unit is a surrogate. With
+ * pairs, hs and ls mark the high and low surrogates, every low one
+ * follows a high one and prev holds each unit's predecessor: a pair then
+ * takes two slots of 2 bytes each (F0 | v >> 8, 80 | v >> 2 & 3F for the
+ * high one h, v = h + 40, whose low 11 bits are the top bits of the value
+ * less 10000 plus 40 (10000 >> 10); 80 | (v & 3) << 4 | l >> 6 & F,
+ * 80 | l & 3F for the low one l). */
+U8K_INLINE size_t u8k_bmp8(__m128i u, unsigned char *dst, bool pairs, __m128i prev, __m128i hs,
+                           __m128i ls)
 {
     const __m128i six = _mm_set1_epi16(0x3F);
     __m128i le7f = _mm_cmpeq_epi16(_mm_min_epu16(u, _mm_set1_epi16(0x7F)), u);
     __m128i le7ff = _mm_cmpeq_epi16(_mm_min_epu16(u, _mm_set1_epi16(0x7FF)), u);
-    /* bit k: unit k is at least U+0080; bit 8 + k: at least U+0800 */
-    unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(le7f, le7ff)) & 0xFFFFu;
-    unsigned e0 = (m & 0x0F) | (m >> 4 & 0xF0), e1 = (m >> 4 & 0x0F) | (m >> 8 & 0xF0);
-    size_t n0 = 4 + (size_t)_mm_popcnt_u32(e0);
+    unsigned m, e0, e1;
+    size_t n0;
     /* the lead of a 3-byte form, E0 | u >> 12, in the high byte */
     __m128i lead = _mm_or_si128(_mm_slli_epi16(_mm_srli_epi16(u, 12), 8), _mm_set1_epi16((short)0xE000));
     /* the last two bytes, first one low: 80 | (u >> 6) & 3F (C0 | u >> 6
@@ -39,6 +44,24 @@ U8K_INLINE size_t u8k_bmp8(__m128i u, unsigned char *dst)
         _mm_or_si128(_mm_set1_epi16((short)0x8080),
                      _mm_and_si128(_mm_andnot_si128(le7f, le7ff), _mm_set1_epi16(0x40))));
     tail = _mm_blendv_epi8(tail, _mm_slli_epi16(u, 8), le7f);
+    if (pairs) {
+        __m128i v = _mm_add_epi16(u, _mm_set1_epi16(0x40)), pv = _mm_add_epi16(prev, _mm_set1_epi16(0x40));
+        __m128i th = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_srli_epi16(v, 8), _mm_set1_epi16(7)), _mm_set1_epi16((short)0x80F0)),
+            _mm_slli_epi16(_mm_and_si128(_mm_srli_epi16(v, 2), six), 8));
+        /* the 3-byte tail of l has 30 in its first byte: bits 4-5 of it
+         * become the low two bits of the high one's v */
+        __m128i tl = _mm_or_si128(_mm_andnot_si128(_mm_set1_epi16(0x30), tail),
+                                  _mm_slli_epi16(_mm_and_si128(pv, _mm_set1_epi16(3)), 4));
+        tail = _mm_blendv_epi8(_mm_blendv_epi8(tail, th, hs), tl, ls);
+        /* two bytes each: counted as below U+0800 */
+        le7ff = _mm_or_si128(le7ff, _mm_or_si128(hs, ls));
+    }
+    /* bit k: unit k is at least U+0080; bit 8 + k: at least U+0800 */
+    m = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(le7f, le7ff)) & 0xFFFFu;
+    e0 = (m & 0x0F) | (m >> 4 & 0xF0);
+    e1 = (m >> 4 & 0x0F) | (m >> 8 & 0xF0);
+    n0 = 4 + (size_t)_mm_popcnt_u32(e0);
     /* 32-bit slots [0, lead, first, last]: units 0-3, then 4-7 */
     _mm_storeu_si128((__m128i *)(void *)dst,
                      _mm_shuffle_epi8(_mm_unpacklo_epi16(lead, tail),
@@ -82,6 +105,27 @@ static utf8kit_result simd_utf16_to_utf8_sse(const uint16_t *src, size_t len, un
             b = _mm_shuffle_epi8(b, swap);
         }
         if (u8k_any_surrogate(a, b)) {
+            /* Well paired when every low one follows a high one: the low
+             * bits are the high bits moved up one unit, once a high one
+             * in the last unit is left for the next step (its 2 bytes are
+             * written last and not counted). */
+            const __m128i fc00 = _mm_set1_epi16((short)0xFC00);
+            __m128i ha = _mm_cmpeq_epi16(_mm_and_si128(a, fc00), _mm_set1_epi16((short)0xD800));
+            __m128i hb = _mm_cmpeq_epi16(_mm_and_si128(b, fc00), _mm_set1_epi16((short)0xD800));
+            __m128i la = _mm_cmpeq_epi16(_mm_and_si128(a, fc00), _mm_set1_epi16((short)0xDC00));
+            __m128i lb = _mm_cmpeq_epi16(_mm_and_si128(b, fc00), _mm_set1_epi16((short)0xDC00));
+            unsigned hm = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(ha, hb));
+            unsigned lm = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(la, lb));
+            unsigned held = hm >> 15;
+            if (lm == ((hm << 1) & 0xFFFFu)) {
+                size_t n = u8k_bmp8(a, dst + o, true, _mm_slli_si128(a, 2), ha, la);
+                n += u8k_bmp8(b, dst + o + n, true, _mm_alignr_epi8(b, a, 14), hb, lb);
+                o += n - 2 * held;
+                i += 16 - held;
+                continue;
+            }
+        }
+        if (u8k_any_surrogate(a, b)) {
             size_t j = u8k_stretch16(src, len, i, be);
             r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
@@ -96,8 +140,8 @@ static utf8kit_result simd_utf16_to_utf8_sse(const uint16_t *src, size_t len, un
              * rest of the input, whole, gives the report. */
             break;
         }
-        o += u8k_bmp8(a, dst + o);
-        o += u8k_bmp8(b, dst + o);
+        o += u8k_bmp8(a, dst + o, false, a, a, a);
+        o += u8k_bmp8(b, dst + o, false, b, b, b);
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
@@ -136,8 +180,8 @@ static utf8kit_result simd_utf32_to_utf8_sse(const uint32_t *src, size_t len, un
             }
             return u8k_shift(r, i, o);
         }
-        o += u8k_bmp8(a, dst + o);
-        o += u8k_bmp8(b, dst + o);
+        o += u8k_bmp8(a, dst + o, false, a, a, a);
+        o += u8k_bmp8(b, dst + o, false, b, b, b);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
