@@ -127,6 +127,8 @@ static utf8kit_result simd_latin1_to_utf8_vbmi2(const unsigned char *src, size_t
         }
     }
 rest:
+    if (i == len)
+        return u8k_res(UTF8KIT_OK, i, o, 0);
     r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
     return u8k_shift(r, i, o);
 }
@@ -262,7 +264,9 @@ static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t
     }
 stop:
     i -= (size_t)lead_in;
-    if (i < len && src[i] >= 0xC4 && (n = u8k_valid_len(src, i, len)) != 0)
+    if (i == len)
+        return u8k_res(UTF8KIT_OK, i, o, 0);
+    if (src[i] >= 0xC4 && (n = u8k_valid_len(src, i, len)) != 0)
         return u8k_res(UTF8KIT_ERR_UNREPRESENTABLE, i, o, n); /* as the scalar kernel */
     r = u8k_scalar_utf8_to_latin1(src + i, len - i, dst + o, cap - o, flags);
     return u8k_shift(r, i, o);
