@@ -11,9 +11,12 @@
 #include "internal.h"
 #include "simd/utf8_pack4.h"
 
-/* 8 units (no surrogates) to UTF-8 at dst; returns the number of bytes,
- * at most 24; writes up to 28 bytes. */
-U8K_INLINE size_t u8k_bmp8_neon(uint16x8_t u, unsigned char *dst)
+/* 8 units to UTF-8 at dst; returns the number of bytes, at most 24;
+ * writes up to 28 bytes. Without pairs, no unit is a surrogate; with
+ * pairs, as u8k_bmp8 of simd/sse_to_utf8.h (hs, ls: the high and low
+ * surrogates, all well paired; prev: each unit's predecessor). */
+U8K_INLINE size_t u8k_bmp8_neon(uint16x8_t u, unsigned char *dst, bool pairs, uint16x8_t prev,
+                                uint16x8_t hs, uint16x8_t ls)
 {
     const uint16x8_t six = vdupq_n_u16(0x3F);
     uint16x8_t le7f = vcleq_u16(u, vdupq_n_u16(0x7F)), le7ff = vcleq_u16(u, vdupq_n_u16(0x7FF));
@@ -21,9 +24,9 @@ U8K_INLINE size_t u8k_bmp8_neon(uint16x8_t u, unsigned char *dst)
      * 4 + k when at least U+0800; a sum across each half gives the rows */
     static const uint16_t w2[8] = {1, 2, 4, 8, 1, 2, 4, 8};
     static const uint16_t w3[8] = {16, 32, 64, 128, 16, 32, 64, 128};
-    uint16x8_t bits = vorrq_u16(vbicq_u16(vld1q_u16(w2), le7f), vbicq_u16(vld1q_u16(w3), le7ff));
-    unsigned e0 = vaddv_u16(vget_low_u16(bits)), e1 = vaddv_u16(vget_high_u16(bits));
-    size_t n0 = 4 + (size_t)__builtin_popcount(e0);
+    uint16x8_t bits;
+    unsigned e0, e1;
+    size_t n0;
     /* the lead of a 3-byte form, E0 | u >> 12, in the high byte */
     uint16x8_t lead = vorrq_u16(vshlq_n_u16(vshrq_n_u16(u, 12), 8), vdupq_n_u16(0xE000));
     /* the last two bytes, first one low: 80 | (u >> 6) & 3F (C0 | u >> 6
@@ -31,6 +34,19 @@ U8K_INLINE size_t u8k_bmp8_neon(uint16x8_t u, unsigned char *dst)
     uint16x8_t tail = vorrq_u16(vorrq_u16(vandq_u16(vshrq_n_u16(u, 6), six), vshlq_n_u16(vandq_u16(u, six), 8)),
                                 vorrq_u16(vdupq_n_u16(0x8080), vandq_u16(vbicq_u16(le7ff, le7f), vdupq_n_u16(0x40))));
     tail = vbslq_u16(le7f, vshlq_n_u16(u, 8), tail);
+    if (pairs) {
+        uint16x8_t v = vaddq_u16(u, vdupq_n_u16(0x40)), pv = vaddq_u16(prev, vdupq_n_u16(0x40));
+        uint16x8_t th = vorrq_u16(vorrq_u16(vandq_u16(vshrq_n_u16(v, 8), vdupq_n_u16(7)), vdupq_n_u16(0x80F0)),
+                                  vshlq_n_u16(vandq_u16(vshrq_n_u16(v, 2), six), 8));
+        uint16x8_t tl = vorrq_u16(vbicq_u16(tail, vdupq_n_u16(0x30)),
+                                  vshlq_n_u16(vandq_u16(pv, vdupq_n_u16(3)), 4));
+        tail = vbslq_u16(ls, tl, vbslq_u16(hs, th, tail));
+        le7ff = vorrq_u16(le7ff, vorrq_u16(hs, ls));
+    }
+    bits = vorrq_u16(vbicq_u16(vld1q_u16(w2), le7f), vbicq_u16(vld1q_u16(w3), le7ff));
+    e0 = vaddv_u16(vget_low_u16(bits));
+    e1 = vaddv_u16(vget_high_u16(bits));
+    n0 = 4 + (size_t)__builtin_popcount(e0);
     /* 32-bit slots [0, lead, first, last]: units 0-3, then 4-7 */
     vst1q_u8(dst, vqtbl1q_u8(vreinterpretq_u8_u16(vzip1q_u16(lead, tail)), vld1q_u8(u8k_pack4[e0])));
     vst1q_u8(dst + n0, vqtbl1q_u8(vreinterpretq_u8_u16(vzip2q_u16(lead, tail)), vld1q_u8(u8k_pack4[e1])));
@@ -68,7 +84,25 @@ static utf8kit_result simd_utf16_to_utf8_neon(const uint16_t *src, size_t len, u
             b = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(b)));
         }
         if (u8k_any_surrogate_neon(a, b)) {
-            size_t j = u8k_stretch16(src, len, i, be);
+            /* well paired: as in simd/sse_to_utf8.h */
+            static const uint16_t w[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+            const uint16x8_t fc00 = vdupq_n_u16(0xFC00), wv = vld1q_u16(w);
+            uint16x8_t ha = vceqq_u16(vandq_u16(a, fc00), vdupq_n_u16(0xD800));
+            uint16x8_t hb = vceqq_u16(vandq_u16(b, fc00), vdupq_n_u16(0xD800));
+            uint16x8_t la = vceqq_u16(vandq_u16(a, fc00), vdupq_n_u16(0xDC00));
+            uint16x8_t lb = vceqq_u16(vandq_u16(b, fc00), vdupq_n_u16(0xDC00));
+            unsigned hm = vaddvq_u16(vandq_u16(ha, wv)) | (unsigned)vaddvq_u16(vandq_u16(hb, wv)) << 8;
+            unsigned lm = vaddvq_u16(vandq_u16(la, wv)) | (unsigned)vaddvq_u16(vandq_u16(lb, wv)) << 8;
+            unsigned held = hm >> 15;
+            size_t j;
+            if (lm == ((hm << 1) & 0xFFFFu)) {
+                size_t n = u8k_bmp8_neon(a, dst + o, true, vextq_u16(vdupq_n_u16(0), a, 7), ha, la);
+                n += u8k_bmp8_neon(b, dst + o + n, true, vextq_u16(a, b, 7), hb, lb);
+                o += n - 2 * held;
+                i += 16 - held;
+                continue;
+            }
+            j = u8k_stretch16(src, len, i, be);
             r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
@@ -81,8 +115,8 @@ static utf8kit_result simd_utf16_to_utf8_neon(const uint16_t *src, size_t len, u
              * may have cut a bad sequence short) */
             break;
         }
-        o += u8k_bmp8_neon(a, dst + o);
-        o += u8k_bmp8_neon(b, dst + o);
+        o += u8k_bmp8_neon(a, dst + o, false, a, a, a);
+        o += u8k_bmp8_neon(b, dst + o, false, b, b, b);
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
@@ -123,8 +157,8 @@ static utf8kit_result simd_utf32_to_utf8_neon(const uint32_t *src, size_t len, u
             }
             return u8k_shift(r, i, o);
         }
-        o += u8k_bmp8_neon(a, dst + o);
-        o += u8k_bmp8_neon(b, dst + o);
+        o += u8k_bmp8_neon(a, dst + o, false, a, a, a);
+        o += u8k_bmp8_neon(b, dst + o, false, b, b, b);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
