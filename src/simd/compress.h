@@ -381,6 +381,53 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
     return kind;
 }
 
+/* The scalar kernel from done (a character start after valid text), od
+ * units already stored. */
+U8K_INLINE utf8kit_result u8k_rest(const unsigned char *src, size_t len, size_t done, size_t od,
+                                   void *out, size_t cap, unsigned flags, bool wide)
+{
+    utf8kit_result r =
+        wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, (uint32_t *)out + od, cap - od, flags)
+             : u8k_scalar_utf8_to_utf16(src + done, len - done, (uint16_t *)out + od, cap - od, flags);
+    return u8k_shift(r, done, od);
+}
+
+/* The last 0..63 bytes from b (all of a short input): one masked block,
+ * its zero padding showing an unfinished last character to the check. It
+ * holds complete characters only when checked, so at most one unit per
+ * byte; stored when they all fit, else the scalar kernel goes on from
+ * done and reports how far they go. */
+U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, size_t b, size_t o,
+                                         size_t done, size_t od, u8k_before *bf,
+                                         const u8k_vstate *st, void *out, size_t cap,
+                                         unsigned flags, bool wide)
+{
+    bool be = !wide && (flags & U8K_BE) != 0;
+    const size_t us = wide ? 4 : 2;
+    size_t rem = len - b;
+    uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0, e, high;
+    __m512i w = v_load_part(src + b, rem);
+    u8k_units u;
+    int kind;
+    high = v_high(w);
+    if (high == 0) {
+        if (v_any(v_subs(bf->prev, st->tailmax)) || rem > cap - o)
+            return u8k_rest(src, len, done, od, out, cap, flags, wide);
+        if (rem > 0)
+            u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be);
+        return u8k_res(UTF8KIT_OK, len, o + rem, 0);
+    }
+    kind = u8k_check_decode(st, w, high, bf, &u, wide);
+    e = u.e & in;
+    if (kind == U8K_BAD || (size_t)__builtin_popcountll(e) > cap - o)
+        return u8k_rest(src, len, done, od, out, cap, flags, wide);
+    if (kind == U8K_ANY4)
+        o += u8k_store_units(&u, e, (unsigned char *)out + o * us, true, wide, be, true);
+    else
+        o += u8k_store_units(&u, e, (unsigned char *)out + o * us, false, wide, be, true);
+    return u8k_res(UTF8KIT_OK, len, o, 0);
+}
+
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true), 64-byte
  * blocks at a fixed stride from the start (see the header comment). The
  * loop keeps done, the end of the last whole character stored, and od,
@@ -395,16 +442,15 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
                                             size_t cap, unsigned flags, bool wide)
 {
     bool be = !wide && (flags & U8K_BE) != 0;
-    uint16_t *dst = (uint16_t *)out;
-    uint32_t *dst32 = (uint32_t *)out;
     const size_t us = wide ? 4 : 2;
     size_t b = 0, o = 0, done = 0, od = 0;
     u8k_before bf;
     u8k_vstate st;
-    utf8kit_result r;
     bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
     bf.m2 = bf.e0 = bf.f4 = 0;
     u8k_vinit(&st);
+    if (len < 64) /* a short input: the last block only, all offsets 0 */
+        return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
     while (b + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
         uint64_t high = v_high(w), keep;
@@ -441,43 +487,10 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         od = o - (size_t)((u.e >> (63 - __builtin_clzll(keep))) > 1);
         b += 64;
     }
-    /* The last 0..63 bytes (all of a short input): one masked block, its
-     * zero padding showing an unfinished last character to the check. It
-     * holds complete characters only when checked, so at most one unit per
-     * byte; stored when they all fit, else the scalar kernel reports how
-     * far they go. */
-    if (b + 64 > len) {
-        size_t rem = len - b;
-        uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0, e, high;
-        __m512i w = v_load_part(src + b, rem);
-        u8k_units u;
-        int kind;
-        high = v_high(w);
-        if (high == 0) {
-            if (v_any(v_subs(bf.prev, st.tailmax)))
-                goto rest;
-            if (rem > cap - o)
-                goto rest;
-            if (rem > 0)
-                u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be);
-            return u8k_res(UTF8KIT_OK, len, o + rem, 0);
-        }
-        kind = u8k_check_decode(&st, w, high, &bf, &u, wide);
-        if (kind == U8K_BAD)
-            goto rest;
-        e = u.e & in;
-        if ((size_t)__builtin_popcountll(e) > cap - o)
-            goto rest;
-        if (kind == U8K_ANY4)
-            o += u8k_store_units(&u, e, (unsigned char *)out + o * us, true, wide, be, true);
-        else
-            o += u8k_store_units(&u, e, (unsigned char *)out + o * us, false, wide, be, true);
-        return u8k_res(UTF8KIT_OK, len, o, 0);
-    }
+    if (b + 64 > len)
+        return u8k_last_block(src, len, b, o, done, od, &bf, &st, out, cap, flags, wide);
 rest:
-    r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)
-             : u8k_scalar_utf8_to_utf16(src + done, len - done, dst + od, cap - od, flags);
-    return u8k_shift(r, done, od);
+    return u8k_rest(src, len, done, od, out, cap, flags, wide);
 }
 
 static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
