@@ -47,8 +47,14 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return vaddq_u8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives FF there). */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return vsubq_u8(acc, vceqq_u8(v, t)); }
-/* The sum of the 16 bytes of v, widened as it goes. */
-U8K_INLINE uint64_t v_sum(u8k_v v) { return vaddlvq_u8(v); }
+/* w + the sums of each 8 bytes of v, in 64-bit lanes (pairwise widening
+ * adds: bytes to 16, 32, then 64 bits). */
+U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
+{
+    return vreinterpretq_u8_u64(
+        vpadalq_u32(vreinterpretq_u64_u8(w), vpaddlq_u16(vpaddlq_u8(v))));
+}
+U8K_INLINE uint64_t v_sum64(u8k_v w) { return vaddvq_u64(vreinterpretq_u64_u8(w)); }
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
 {

@@ -24,7 +24,16 @@
  *   v_count_gt(v, t)  how many bytes are > t as signed bytes
  *   v_add(a, b)     bytewise a + b (modulo 256)
  *   v_inc_eq(acc, v, t)  acc + 1 in every byte where v equals t
- *   v_sum(v)        the sum of the VW bytes of v
+ *   v_sad_add(w, v) w + the sums of each 8 bytes of v, in 64-bit lanes
+ *   v_sum64(w)      the sum of the 64-bit lanes of w
+ *
+ * A kernel that defines U8K_OWN_VCHECK gives the per-block check its own
+ * shifts and lookups instead of v_prev1..3, v_lookup and v_shr4:
+ *   v_prevs(cur, prev, &p1, &p2, &p3)  v_prev1, v_prev2, v_prev3 at once
+ *   v_lookup_low6(t, x)  entry (x mod 64) of the 64-byte table t
+ *   v_lookup_top6(t, x)  entry (x >> 2) of the 64-byte table t
+ * with each high-nibble table laid out 64 entries long (each entry 4
+ * times), so that no nibble needs to be masked out.
  *
  * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
  * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
@@ -340,8 +349,9 @@ U8K_INLINE bool u8k_vshort_ok(u8k_v cur, size_t len)
  * C..D, table B 01 for E and 10 for F. The lookups are added into byte
  * accumulators whose low nibble counts one class and high nibble the
  * other; a nibble holds 15 before it would carry, so after at most 15
- * blocks the nibbles are split apart and summed (v_sum). LF bytes get a
- * whole byte accumulator, summed every 255 blocks. An all-ASCII block
+ * blocks the bytes are summed into 64-bit lanes (v_sad_add), and so are
+ * their low nibbles alone, which tells the two classes apart at the end.
+ * LF bytes get a whole byte accumulator, summed every 255 blocks. An all-ASCII block
  * only needs its LF bytes counted: its VW ASCII bytes are added directly.
  */
 #define U8K_T_COUNT_A(X)                                                                    \
@@ -359,13 +369,18 @@ static const unsigned char u8k_t_count_b[16] = {U8K_T_COUNT_B(U8K_X1)};
 typedef struct {
     u8k_v a, b, nl;       /* the byte accumulators */
     u8k_v ta, tb, lf, lo; /* the tables, 0A and 0F in every byte */
+    /* the sums of the byte accumulators, in 64-bit lanes: of a and of its
+     * low nibbles (so, told apart at the end: s1 + 16 s2 and s1), of b and
+     * its low nibbles, of nl */
+    u8k_v wa, la, wb, lb, wl;
     unsigned na, nnl;     /* blocks added into a/b and into nl since the last sums */
-    uint64_t lines, s1, s2, s3, s4;
+    uint64_t s1;          /* ASCII bytes counted directly (modulo 2^64) */
 } u8k_ctally;
 
 U8K_INLINE void u8k_ct_init(u8k_ctally *c)
 {
     c->a = c->b = c->nl = v_splat(0);
+    c->wa = c->la = c->wb = c->lb = c->wl = v_splat(0);
 #ifdef U8K_OWN_VCHECK
     c->ta = v_load(u8k_t_count_a64);
     c->tb = v_load(u8k_t_count_b64);
@@ -376,22 +391,22 @@ U8K_INLINE void u8k_ct_init(u8k_ctally *c)
     c->lf = v_splat(0x0A);
     c->lo = v_splat(0x0F);
     c->na = c->nnl = 0;
-    c->lines = c->s1 = c->s2 = c->s3 = c->s4 = 0;
+    c->s1 = 0;
 }
 
 U8K_INLINE void u8k_ct_flush_ab(u8k_ctally *c)
 {
-    c->s1 += v_sum(v_and(c->a, c->lo));
-    c->s2 += v_sum(v_shr4(c->a));
-    c->s3 += v_sum(v_and(c->b, c->lo));
-    c->s4 += v_sum(v_shr4(c->b));
+    c->wa = v_sad_add(c->wa, c->a);
+    c->la = v_sad_add(c->la, v_and(c->a, c->lo));
+    c->wb = v_sad_add(c->wb, c->b);
+    c->lb = v_sad_add(c->lb, v_and(c->b, c->lo));
     c->a = c->b = v_splat(0);
     c->na = 0;
 }
 
 U8K_INLINE void u8k_ct_flush_nl(u8k_ctally *c)
 {
-    c->lines += v_sum(c->nl);
+    c->wl = v_sad_add(c->wl, c->nl);
     c->nl = v_splat(0);
     c->nnl = 0;
 }
@@ -424,13 +439,16 @@ U8K_INLINE void u8k_ct_block(u8k_ctally *c, u8k_v cur)
 /* Adds the tally to *t. */
 U8K_INLINE void u8k_ct_end(u8k_ctally *c, utf8kit_counts *t)
 {
+    uint64_t s1, s3;
     u8k_ct_flush_ab(c);
     u8k_ct_flush_nl(c);
-    t->lines += c->lines;
-    t->seq[1] += c->s1;
-    t->seq[2] += c->s2;
-    t->seq[3] += c->s3;
-    t->seq[4] += c->s4;
+    s1 = v_sum64(c->la);
+    s3 = v_sum64(c->lb);
+    t->lines += v_sum64(c->wl);
+    t->seq[1] += s1 + c->s1;
+    t->seq[2] += (v_sum64(c->wa) - s1) >> 4;
+    t->seq[3] += s3;
+    t->seq[4] += (v_sum64(c->wb) - s3) >> 4;
 }
 
 /* u8k_vscan_tally is u8k_vscan (validation only) that also adds to *t the
@@ -444,29 +462,25 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
     bool ok = false;
     u8k_vinit(&st);
     u8k_ct_init(&ct);
-    while (i + 4 * VW <= len) {
+    /* Two blocks at a time (four, as in u8k_vscan, leave too few vector
+     * registers for the accumulators and tables). */
+    while (i + 2 * VW <= len) {
         u8k_v a = v_load(s + i), b = v_load(s + i + VW);
-        u8k_v cc = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
-        if (v_high(v_or(v_or(a, b), v_or(cc, d))) == 0) {
+        if (v_high(v_or(a, b)) == 0) {
             if (v_any(v_subs(st.prev, st.tailmax)))
                 goto done;
-            u8k_ct_room(&ct, 4, false);
+            u8k_ct_room(&ct, 2, false);
             ct.nl = v_inc_eq(v_inc_eq(ct.nl, a, ct.lf), b, ct.lf);
-            ct.nl = v_inc_eq(v_inc_eq(ct.nl, cc, ct.lf), d, ct.lf);
-            ct.s1 += 4 * VW;
+            ct.s1 += 2 * VW;
         } else {
-            u8k_v e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
-                           v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
-            if (v_any(e))
+            if (v_any(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a))))
                 break;
-            u8k_ct_room(&ct, 4, true);
+            u8k_ct_room(&ct, 2, true);
             u8k_ct_block(&ct, a);
             u8k_ct_block(&ct, b);
-            u8k_ct_block(&ct, cc);
-            u8k_ct_block(&ct, d);
         }
-        st.prev = d;
-        i += 4 * VW;
+        st.prev = b;
+        i += 2 * VW;
     }
     for (; i + VW <= len; i += VW) {
         u8k_v cur = v_load(s + i);

@@ -50,11 +50,14 @@ U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t)
 {
     return _mm256_sub_epi8(acc, _mm256_cmpeq_epi8(v, t));
 }
-/* The sum of the 32 bytes of v: vpsadbw adds each 8 into a 64-bit lane. */
-U8K_INLINE uint64_t v_sum(u8k_v v)
+/* w + the sums of each 8 bytes of v (vpsadbw), in 64-bit lanes. */
+U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 {
-    __m256i s = _mm256_sad_epu8(v, _mm256_setzero_si256());
-    __m128i x = _mm_add_epi64(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    return _mm256_add_epi64(w, _mm256_sad_epu8(v, _mm256_setzero_si256()));
+}
+U8K_INLINE uint64_t v_sum64(u8k_v w)
+{
+    __m128i x = _mm_add_epi64(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1));
     return (uint64_t)_mm_cvtsi128_si64(x) + (uint64_t)_mm_extract_epi64(x, 1);
 }
 

@@ -30,7 +30,7 @@ U8K_SPARE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm512_shuffle_epi8(t, i); }
 U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return _mm512_and_si512(a, b); }
 U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return _mm512_or_si512(a, b); }
 U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm512_xor_si512(a, b); }
-U8K_INLINE u8k_v v_shr4(u8k_v v) { return _mm512_and_si512(_mm512_srli_epi16(v, 4), v_splat(0x0F)); }
+U8K_SPARE u8k_v v_shr4(u8k_v v) { return _mm512_and_si512(_mm512_srli_epi16(v, 4), v_splat(0x0F)); }
 /* VBMI's two-table byte permutation reads the stream prev|cur directly:
  * index k - n (mod 128) picks byte k - n of cur, or, when it wraps, byte
  * 64 + k - n of prev (bit 6 of the index selects prev; bit 7 is ignored,
@@ -87,11 +87,12 @@ U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t)
 {
     return _mm512_mask_sub_epi8(acc, _mm512_cmpeq_epi8_mask(v, t), acc, _mm512_set1_epi8(-1));
 }
-/* The sum of the 64 bytes of v: vpsadbw adds each 8 into a 64-bit lane. */
-U8K_INLINE uint64_t v_sum(u8k_v v)
+/* w + the sums of each 8 bytes of v (vpsadbw), in 64-bit lanes. */
+U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 {
-    return (uint64_t)_mm512_reduce_add_epi64(_mm512_sad_epu8(v, _mm512_setzero_si512()));
+    return _mm512_add_epi64(w, _mm512_sad_epu8(v, _mm512_setzero_si512()));
 }
+U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(w); }
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
 {

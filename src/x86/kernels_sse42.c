@@ -38,11 +38,14 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives -1 there). */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, t)); }
-/* The sum of the 16 bytes of v: psadbw adds each half into a 64-bit lane. */
-U8K_INLINE uint64_t v_sum(u8k_v v)
+/* w + the sums of each 8 bytes of v (psadbw), in 64-bit lanes. */
+U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 {
-    __m128i s = _mm_sad_epu8(v, _mm_setzero_si128());
-    return (uint64_t)_mm_cvtsi128_si64(s) + (uint64_t)_mm_extract_epi64(s, 1);
+    return _mm_add_epi64(w, _mm_sad_epu8(v, _mm_setzero_si128()));
+}
+U8K_INLINE uint64_t v_sum64(u8k_v w)
+{
+    return (uint64_t)_mm_cvtsi128_si64(w) + (uint64_t)_mm_extract_epi64(w, 1);
 }
 
 U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
