@@ -130,6 +130,7 @@ static const unsigned weights[][KINDS] = {
     {4, 2, 2, 2, 1, 1}, /* with unpaired surrogates */
     {0, 0, 1, 8, 1, 0}, /* pairs and lone highs */
     {0, 0, 0, 1, 0, 0}, /* pairs only */
+    {0, 0, 1, 0, 0, 0}, /* 3-byte only */
 };
 #define MIXES (sizeof weights / sizeof weights[0])
 

@@ -127,6 +127,17 @@ U8K_INLINE __m512i u8k_utf8_lanes(const u8k_to8 *k, __m512i c, __mmask16 lanes, 
 /* Swaps the two bytes of every 16-bit unit (big-endian input). */
 U8K_INLINE __m512i u8k_bswap16(__m512i v) { return _mm512_shldi_epi16(v, v, 8); }
 
+/* Byte k: (b / 3) * 4 + b % 3 with b = base + k (bytes 64.. of the
+ * second result only matter up to 95): output byte b of 3-byte forms
+ * held in 4-byte slots of two registers. */
+#define U8K_SQ(b) (((b) / 3 * 4 + (b) % 3) & 127)
+#define U8K_SQ8(b) U8K_SQ((b) + 7), U8K_SQ((b) + 6), U8K_SQ((b) + 5), U8K_SQ((b) + 4), \
+                   U8K_SQ((b) + 3), U8K_SQ((b) + 2), U8K_SQ((b) + 1), U8K_SQ(b)
+#define U8K_SQUEEZE(base)                                                                   \
+    _mm512_set_epi8(U8K_SQ8((base) + 56), U8K_SQ8((base) + 48), U8K_SQ8((base) + 40),        \
+                    U8K_SQ8((base) + 32), U8K_SQ8((base) + 24), U8K_SQ8((base) + 16),        \
+                    U8K_SQ8((base) + 8), U8K_SQ8(base))
+
 /* What a block step did: bytes written, or one of these. */
 #define U8K_BLOCK_SCALAR (-1) /* an unpaired surrogate: ask the scalar kernel */
 #define U8K_BLOCK_FULL (-2)   /* its bytes do not fit in the room left */
@@ -144,10 +155,11 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
                                unsigned char *dst, size_t room, unsigned *used, bool *two_bytes)
 {
     unsigned count = (unsigned)_mm_popcnt_u32(valid);
-    __mmask32 sur, hs, ls, lanes;
+    __mmask32 big, sur, hs, ls, lanes;
     __m512i lo, hi, x, y;
     unsigned n1, n2;
-    if (!_mm512_movepi16_mask(_mm512_adds_epu16(u, k->x7800))) {
+    big = _mm512_movepi16_mask(_mm512_adds_epu16(u, k->x7800));
+    if (!big) {
         /* U+0080..07FF: 110xxxxx 10xxxxxx in the lane, first byte low:
          * ((unit >> 6) | C0) low, ((unit & 3F) | 80) high, by one
          * multishift and a ternary (x & 3FFF) | 80C0 (truth table EA as
@@ -182,6 +194,21 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
     lo = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(u));
     hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1));
     lanes = valid;
+    if (big == 0xFFFFFFFFu && !sur && room >= 128) {
+        /* 32 units of 3 bytes: no compress. Each 32-bit lane gets
+         * E0 | c >> 12, 80 | c >> 6 & 3F, 80 | c & 3F in its first three
+         * bytes (multishift of bits 12.., 6.., 0..; ternary (x & mask) |
+         * marks, truth table EA), and two byte permutes of both registers
+         * take 3 bytes of every 4. */
+        const __m512i sel3 = _mm512_set1_epi64(0x2020262C0000060C);
+        const __m512i m3 = _mm512_set1_epi32(0x003F3F0F), t3 = _mm512_set1_epi32(0x008080E0);
+        lo = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(sel3, lo), m3, t3, 0xEA);
+        hi = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(sel3, hi), m3, t3, 0xEA);
+        _mm512_storeu_si512((void *)dst, _mm512_permutex2var_epi8(lo, U8K_SQUEEZE(0), hi));
+        _mm512_storeu_si512((void *)(dst + 64), _mm512_permutex2var_epi8(lo, U8K_SQUEEZE(64), hi));
+        *used = 32;
+        return 96;
+    }
     if (sur) {
         /* Well paired when every low one follows a high one: ls is hs
          * moved up one unit, once a high one in unit 31 is left for the
