@@ -16,7 +16,10 @@
  * permutation each); compress keeps the real ends. Each block is checked
  * against the one before it by the lookup validator of simd/validate.h in
  * the same pass; an all-ASCII block is widened, and needs only the check
- * that the block before it ended a character. The last 0..63 bytes (all
+ * that the block before it ended a character. A block of ASCII and 2-byte
+ * characters only, or of ASCII and 3-byte ones only (most text in most
+ * scripts), is checked by the few rules that can fail there, on the masks
+ * of its byte classes, and decoded without the cases it cannot hold. The last 0..63 bytes (all
  * of a short input) are one masked block, whose zero padding the check
  * sees as the end of the input. An error, or too little room, hands the
  * rest to the scalar reference kernel from the end of the last character
@@ -52,8 +55,9 @@ typedef struct {
 
 /* Decodes block cur (after prev) as in the header comment: every byte
  * gets the value of the character that would end at it, and e marks the
- * real ends. four: the block or the last 3 bytes of prev may hold bytes
- * F0..FF (otherwise p3 is never needed). wide: UTF-32 (the value of a
+ * real ends; c gives the byte classes of cur and prev. four: the block or
+ * the last 3 bytes of prev may hold bytes F0..FF (otherwise the 4-byte
+ * work is left out). wide: UTF-32 (the value of a
  * 4-byte character at its last byte), else UTF-16 (its high surrogate at
  * its third byte, its low one at its last). On valid text (every byte up
  * to the end of cur checked) the ends are exactly the bytes where a unit
