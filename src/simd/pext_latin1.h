@@ -57,10 +57,33 @@ static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t 
     utf8kit_result r;
     while (i + 32 <= len && o + 64 <= cap) {
         __m256i w = v_load(src + i);
-        if (_mm256_movemask_epi8(w) == 0) {
+        uint32_t high = (uint32_t)_mm256_movemask_epi8(w);
+        if (high == 0) {
             v_store(dst + o, w);
             i += 32;
             o += 32;
+            continue;
+        }
+        if (__builtin_popcount(high) <= 4 && len - i >= 64 && cap - o >= 96) {
+            /* Few bytes >= 80 (most blocks of Latin text): the block is
+             * copied, then at each such byte, in order, its pair is
+             * written and the rest of the block copied again one byte
+             * further (32-byte loads of the input beyond the block, stores
+             * of up to 36 bytes beyond it: hence the bounds). */
+            unsigned char *d = dst + o;
+            size_t k = 0;
+            v_store(d, w);
+            do {
+                size_t p = (size_t)__builtin_ctz(high);
+                unsigned b = src[i + p];
+                d[p + k] = (unsigned char)(0xC0 | b >> 6);
+                d[p + k + 1] = (unsigned char)(0x80 | (b & 0x3F));
+                k++;
+                v_store(d + p + k + 1, v_load(src + i + p + 1));
+                high &= high - 1;
+            } while (high);
+            i += 32;
+            o += 32 + k;
             continue;
         }
         o += u8k_l1_16(_mm256_castsi256_si128(w), dst + o);
