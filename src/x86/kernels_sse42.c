@@ -97,6 +97,25 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
 #include "simd/transcode.h"
 #include "simd/sse_to_utf8.h"
 
+/* Latin-1 <-> UTF-8: the generic block loop gains only over several
+ * blocks; below 64 bytes its setup and stretch calls cost more than the
+ * scalar kernel, which takes such inputs directly (same results). */
+static utf8kit_result sse42_latin1_to_utf8(const unsigned char *src, size_t len,
+                                           unsigned char *dst, size_t cap)
+{
+    if (len < 64)
+        return u8k_scalar_latin1_to_utf8(src, len, dst, cap);
+    return simd_latin1_to_utf8(src, len, dst, cap);
+}
+
+static utf8kit_result sse42_utf8_to_latin1(const unsigned char *src, size_t len,
+                                           unsigned char *dst, size_t cap, unsigned flags)
+{
+    if (len < 64)
+        return u8k_scalar_utf8_to_latin1(src, len, dst, cap, flags);
+    return simd_utf8_to_latin1(src, len, dst, cap, flags);
+}
+
 const u8k_kernels u8k_sse42_kernels = {
     "sse42",
     simd_is_valid,
@@ -109,6 +128,6 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_utf8_to_utf32,
     simd_utf16_to_utf8_sse,
     simd_utf32_to_utf8_sse,
-    simd_latin1_to_utf8,
-    simd_utf8_to_latin1,
+    sse42_latin1_to_utf8,
+    sse42_utf8_to_latin1,
 };
