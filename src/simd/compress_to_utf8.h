@@ -28,6 +28,7 @@
 #define UTF8KIT_SIMD_COMPRESS_TO_UTF8_H
 
 #include "internal.h"
+#include "simd/to_utf8_shift.h"
 
 /* The low n bits set, n <= 64. */
 #define U8K_LOW64(n) _bzhi_u64(~UINT64_C(0), (unsigned)(n))
@@ -353,7 +354,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_shift(r, i, o);
+                return u8k_to8_shift(r, i, o);
             /* An error: should the stretch have cut a bad sequence short
              * (a high surrogate before the high one it stopped at), the
              * rest of the input, whole, gives the report. */
@@ -365,7 +366,7 @@ full:
     /* The room runs out within this block, or an error needs the
      * scalar kernel's report on the whole rest. */
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
 }
 
 static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
@@ -439,7 +440,7 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
                 o += r.written;
                 continue;
             }
-            return u8k_shift(r, i, o);
+            return u8k_to8_shift(r, i, o);
         }
         x = u8k_utf8_lanes(&k, c, valid, &n);
         if (U8K_LIKELY(cap - o >= 64)) {
@@ -454,7 +455,7 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
     }
     /* the end, or a block that does not fit: the scalar kernel */
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
 }
 
 #endif /* UTF8KIT_SIMD_COMPRESS_TO_UTF8_H */

@@ -9,6 +9,7 @@
 #define UTF8KIT_SIMD_NEON_TO_UTF8_H
 
 #include "internal.h"
+#include "simd/to_utf8_shift.h"
 #include "simd/utf8_pack4.h"
 
 /* 8 units to UTF-8 at dst; returns the number of bytes, at most 24;
@@ -61,7 +62,7 @@ U8K_INLINE bool u8k_any_surrogate_neon(uint16x8_t a, uint16x8_t b)
                                 vceqq_u16(vandq_u16(b, f800), d800))) != 0;
 }
 
-static utf8kit_result simd_utf16_to_utf8_neon(const uint16_t *src, size_t len, unsigned char *dst,
+__attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_neon_long(const uint16_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
     bool be = (flags & U8K_BE) != 0;
@@ -110,7 +111,7 @@ static utf8kit_result simd_utf16_to_utf8_neon(const uint16_t *src, size_t len, u
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_shift(r, i, o);
+                return u8k_to8_shift(r, i, o);
             /* an error: the rest, whole, gives the report (the stretch
              * may have cut a bad sequence short) */
             break;
@@ -120,11 +121,21 @@ static utf8kit_result simd_utf16_to_utf8_neon(const uint16_t *src, size_t len, u
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf16_to_utf8_neon(const uint16_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
+    return simd_utf16_to_utf8_neon_long(src, len, dst, cap, flags);
 }
 
 /* UTF-32: values below U+10000 and not surrogates narrowed to units. */
-static utf8kit_result simd_utf32_to_utf8_neon(const uint32_t *src, size_t len, unsigned char *dst,
+__attribute__((noinline)) static utf8kit_result simd_utf32_to_utf8_neon_long(const uint32_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
     size_t i = 0, o = 0;
@@ -155,14 +166,24 @@ static utf8kit_result simd_utf32_to_utf8_neon(const uint32_t *src, size_t len, u
                 o += r.written;
                 continue;
             }
-            return u8k_shift(r, i, o);
+            return u8k_to8_shift(r, i, o);
         }
         o += u8k_bmp8_neon(a, dst + o, false, a, a, a);
         o += u8k_bmp8_neon(b, dst + o, false, b, b, b);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf32_to_utf8_neon(const uint32_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf32_to_utf8(src, len, dst, cap, flags);
+    return simd_utf32_to_utf8_neon_long(src, len, dst, cap, flags);
 }
 
 #endif /* UTF8KIT_SIMD_NEON_TO_UTF8_H */

@@ -19,6 +19,7 @@
 #define UTF8KIT_SIMD_PEXT_TO_UTF8_H
 
 #include "internal.h"
+#include "simd/to_utf8_shift.h"
 #include "simd/utf8_pack4.h"
 
 /* The constants of u8k_bmp16, made once per call: GCC would otherwise
@@ -107,7 +108,7 @@ U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst, b
     return n;
 }
 
-static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, unsigned char *dst,
+__attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_pext_long(const uint16_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
     bool be = (flags & U8K_BE) != 0;
@@ -175,20 +176,30 @@ static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, u
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_shift(r, i, o);
+                return u8k_to8_shift(r, i, o);
             break;
         }
         o += u8k_bmp16(&bk, u, dst + o, false, u, u);
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf16_to_utf8_pext(const uint16_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
+    return simd_utf16_to_utf8_pext_long(src, len, dst, cap, flags);
 }
 
 /* UTF-32 -> UTF-8, 16 values per step when all are below U+10000 and none
  * is a surrogate (else a stretch for the scalar kernel): narrowed to 16
  * units for the encoder of UTF-16 -> UTF-8. */
-static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, unsigned char *dst,
+__attribute__((noinline)) static utf8kit_result simd_utf32_to_utf8_pext_long(const uint32_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
     size_t i = 0, o = 0;
@@ -224,7 +235,7 @@ static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, u
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_shift(r, i, o);
+                return u8k_to8_shift(r, i, o);
             break;
         }
         /* packus works per 128-bit lane: a0-3 b0-3 | a4-7 b4-7 */
@@ -233,7 +244,17 @@ static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, u
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf32_to_utf8_pext(const uint32_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf32_to_utf8(src, len, dst, cap, flags);
+    return simd_utf32_to_utf8_pext_long(src, len, dst, cap, flags);
 }
 
 #endif /* UTF8KIT_SIMD_PEXT_TO_UTF8_H */

@@ -17,6 +17,7 @@
 #define UTF8KIT_SIMD_SSE_TO_UTF8_H
 
 #include "internal.h"
+#include "simd/to_utf8_shift.h"
 #include "simd/utf8_pack4.h"
 
 /* 8 units to UTF-8 at dst; returns the number of bytes, at most 24;
@@ -81,7 +82,7 @@ U8K_INLINE bool u8k_any_surrogate(__m128i a, __m128i b)
     return !_mm_testz_si128(s, s);
 }
 
-static utf8kit_result simd_utf16_to_utf8_sse(const uint16_t *src, size_t len, unsigned char *dst,
+__attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_sse_long(const uint16_t *src, size_t len, unsigned char *dst,
                                              size_t cap, unsigned flags)
 {
     bool be = (flags & U8K_BE) != 0;
@@ -134,7 +135,7 @@ static utf8kit_result simd_utf16_to_utf8_sse(const uint16_t *src, size_t len, un
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_shift(r, i, o);
+                return u8k_to8_shift(r, i, o);
             /* An error: the stretch may have cut a bad sequence short (a
              * high surrogate before the high one it stopped at), so the
              * rest of the input, whole, gives the report. */
@@ -145,12 +146,22 @@ static utf8kit_result simd_utf16_to_utf8_sse(const uint16_t *src, size_t len, un
         i += 16;
     }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf16_to_utf8_sse(const uint16_t *src, size_t len, unsigned char *dst,
+                                             size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
+    return simd_utf16_to_utf8_sse_long(src, len, dst, cap, flags);
 }
 
 /* UTF-32: the same, values below U+10000 and not surrogates narrowed to
  * 16-bit units (unsigned saturation leaves them as they are). */
-static utf8kit_result simd_utf32_to_utf8_sse(const uint32_t *src, size_t len, unsigned char *dst,
+__attribute__((noinline)) static utf8kit_result simd_utf32_to_utf8_sse_long(const uint32_t *src, size_t len, unsigned char *dst,
                                              size_t cap, unsigned flags)
 {
     size_t i = 0, o = 0;
@@ -178,14 +189,24 @@ static utf8kit_result simd_utf32_to_utf8_sse(const uint32_t *src, size_t len, un
                 o += r.written;
                 continue;
             }
-            return u8k_shift(r, i, o);
+            return u8k_to8_shift(r, i, o);
         }
         o += u8k_bmp8(a, dst + o, false, a, a, a);
         o += u8k_bmp8(b, dst + o, false, b, b, b);
         i += 16;
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_shift(r, i, o);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf32_to_utf8_sse(const uint32_t *src, size_t len, unsigned char *dst,
+                                             size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf32_to_utf8(src, len, dst, cap, flags);
+    return simd_utf32_to_utf8_sse_long(src, len, dst, cap, flags);
 }
 
 #endif /* UTF8KIT_SIMD_SSE_TO_UTF8_H */
