@@ -29,6 +29,12 @@
  * memory budget even with several threads. */
 #define CLI_CHUNK (1u << 20)
 
+/* The output buffer of `convert` (see cmd_convert.c). */
+#define CLI_CONVERT_OUT (256u << 10)
+
+/* A write of at least this many bytes skips cli_output's buffer. */
+#define CLI_DIRECT_WRITE (64u << 10)
+
 /* Window of a regular file mapped at a time: large enough that mmap and
  * munmap are rare, small enough that the resident set stays far below the
  * 32 MiB budget (mapped file pages count in it). */

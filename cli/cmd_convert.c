@@ -109,7 +109,11 @@ int cmd_convert(int argc, char **argv)
         cli_input in;
         cli_output out;
         unsigned char *obuf;
-        size_t ocap = 4u * CLI_CHUNK;
+        /* The output buffer stays in L2: the converter's stores hit the
+         * cache and write(2) copies from there (a buffer of several MiB
+         * sent every store to memory first). Any output size works: the
+         * stream returns OUTPUT_TOO_SMALL and continues. */
+        size_t ocap = CLI_CONVERT_OUT;
         bool failed = false, bad = false;
         uint64_t replaced = 0;
         if (from == UTF8KIT_ENCODING_UNKNOWN)

@@ -459,10 +459,10 @@ bool cli_output_write(cli_output *out, const void *p, size_t n)
 {
     if (out->failed)
         return false;
-    if (out->len + n > out->cap) {
+    if (out->len + n > out->cap || n >= CLI_DIRECT_WRITE) {
         if (!cli_output_flush(out))
             return false;
-        if (n >= out->cap) /* large runs go straight through */
+        if (n >= CLI_DIRECT_WRITE) /* large runs go straight through */
             return write_all(out, p, n);
     }
     memcpy(out->buf + out->len, p, n);
