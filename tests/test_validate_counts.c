@@ -14,6 +14,8 @@
  *    every width mix and line density, clean and with one or two bytes
  *    changed; cut at character boundaries into two or more pieces, the
  *    calls add up to the whole;
+ *  - texts of 1- and 2-octet characters only, one byte changed at every
+ *    offset;
  *  - counts already in the struct are added to, never reset;
  *  - the argument errors.
  */
@@ -412,6 +414,32 @@ static void random_texts(void)
     free(starts);
 }
 
+/* Text of 1- and 2-octet characters only (kernels may skip the checks
+ * that concern longer sequences when a stretch has no byte E0..FF), with
+ * one byte changed at every offset: a tail (a second tail after a 2-byte
+ * character, or a tail after ASCII), a lead, ASCII, a 3-byte lead. */
+static void two_byte_texts(void)
+{
+    static const unsigned char subst[] = {0x80, 0xBF, 0x9A, 0xC3, 0xDF, 0xC1, 'z', 0xE2, 0xF0};
+    unsigned char t[1100];
+    size_t n = 0, pos, k, step = quick() ? 5 : 1;
+    while (n < 1000) {
+        uint32_t cp = rnd() % 3 == 0 ? ' ' + rnd() % 95 : 0x80 + rnd() % 0x780;
+        char tmp[4];
+        size_t m = utf8kit_encode(cp, tmp);
+        memcpy(t + n, tmp, m);
+        n += m;
+    }
+    check(t, n, "two-byte text", n);
+    for (pos = 0; pos < n; pos += step)
+        for (k = 0; k < sizeof subst; k++) {
+            unsigned char save = t[pos];
+            t[pos] = subst[k];
+            check(t, n, "two-byte text, one byte changed at", pos);
+            t[pos] = save;
+        }
+}
+
 /* ---- the contract's edges ------------------------------------------------- */
 
 static void edges(void)
@@ -461,5 +489,6 @@ int main(void)
     all_cases();
     short_inputs();
     random_texts();
+    two_byte_texts();
     return test_done("test_validate_counts");
 }

@@ -44,6 +44,7 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
     uint8x16_t m = vcgtq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(t));
     return vaddvq_u8(vshrq_n_u8(m, 7));
 }
+U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return vmaxq_u8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return vaddq_u8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives FF there). */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return vsubq_u8(acc, vceqq_u8(v, t)); }

@@ -23,6 +23,7 @@
  *   v_high(v)       bit k = high bit of byte k
  *   v_count_gt(v, t)  how many bytes are > t as signed bytes
  *   v_add(a, b)     bytewise a + b (modulo 256)
+ *   v_max(a, b)     bytewise unsigned maximum
  *   v_inc_eq(acc, v, t)  acc + 1 in every byte where v equals t
  *   v_sad_add(w, v) w + the sums of each 8 bytes of v, in 64-bit lanes
  *   v_sum64(w)      the sum of the 64-bit lanes of w
@@ -181,28 +182,52 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
     st->tailmax = v_load(u8k_tail_limits + 64 - VW);
 }
 
-/* The error bits of block `cur` after block `prev` (any non-zero byte:
- * an error ends in it). */
-U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+/* The pair rules of block `cur` after block `prev` (the AND of the three
+ * lookups), and the bytes 2 and 3 before each byte. */
+U8K_INLINE u8k_v u8k_vrules(const u8k_vstate *st, u8k_v cur, u8k_v prev, u8k_v *p2, u8k_v *p3)
 {
 #ifdef U8K_OWN_VCHECK
     /* the kernel's own shifts, and lookups by high nibble (top 6 bits)
      * and low nibble that take the bytes as they are */
-    u8k_v p1, p2, p3;
-    v_prevs(cur, prev, &p1, &p2, &p3);
-    u8k_v rules = v_and(v_and(v_lookup_top6(st->t1, p1), v_lookup_low6(st->t2, p1)),
-                        v_lookup_top6(st->t3, cur));
+    u8k_v p1;
+    v_prevs(cur, prev, &p1, p2, p3);
+    return v_and(v_and(v_lookup_top6(st->t1, p1), v_lookup_low6(st->t2, p1)),
+                 v_lookup_top6(st->t3, cur));
 #else
-    u8k_v p1 = v_prev1(cur, prev), p2 = v_prev2(cur, prev), p3 = v_prev3(cur, prev);
-    u8k_v rules = v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
-                        v_lookup(st->t3, v_shr4(cur)));
+    u8k_v p1 = v_prev1(cur, prev);
+    *p2 = v_prev2(cur, prev);
+    *p3 = v_prev3(cur, prev);
+    return v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
+                 v_lookup(st->t3, v_shr4(cur)));
 #endif
+}
+
+/* The error bits of block `cur` after block `prev` (any non-zero byte:
+ * an error ends in it). */
+U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+{
+    u8k_v p2, p3, rules = u8k_vrules(st, cur, prev, &p2, &p3);
     /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
      * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
     u8k_v third = v_subs(p2, st->e0);
     u8k_v fourth = v_subs(p3, st->f0);
     return v_xor(rules, v_and(v_or(third, fourth), st->hi));
 }
+
+/* u8k_vcheck2 when no byte of prev and cur is E0 or above (text of 1- and
+ * 2-octet characters): no byte must then be a 2nd or 3rd tail, so the
+ * TWO_TAILS bit is an error as it stands and the bytes 2 and 3 back are
+ * not needed (nor computed: the compiler drops them). */
+U8K_INLINE u8k_v u8k_vcheck2_two(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+{
+    u8k_v p2, p3;
+    return u8k_vrules(st, cur, prev, &p2, &p3);
+}
+
+/* Whether some byte of v is E0 or above (v is the bytewise maximum of
+ * blocks: an OR would do for the high bit alone, but here it would often
+ * turn a lead and a tail into E0..FF). */
+U8K_INLINE bool u8k_has_e0(const u8k_vstate *st, u8k_v v) { return v_high(v_subs(v, st->e0)) != 0; }
 
 U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur) { return u8k_vcheck2(st, cur, st->prev); }
 
@@ -241,13 +266,19 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
     while (i + 4 * VW <= len) {
         u8k_v a = v_load(s + i), b = v_load(s + i + VW);
         u8k_v cc = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
-        if (v_high(v_or(v_or(a, b), v_or(cc, d))) == 0) {
+        u8k_v o = v_max(v_max(a, b), v_max(cc, d));
+        if (v_high(o) == 0) {
             if (v_any(v_subs(st.prev, st.tailmax)))
                 goto fail;
             c += 4 * VW;
         } else {
-            u8k_v e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
-                           v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
+            u8k_v e;
+            if (u8k_has_e0(&st, v_max(o, st.prev)))
+                e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
+                         v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
+            else
+                e = v_or(v_or(u8k_vcheck2_two(&st, a, st.prev), u8k_vcheck2_two(&st, b, a)),
+                         v_or(u8k_vcheck2_two(&st, cc, b), u8k_vcheck2_two(&st, d, cc)));
             if (v_any(e))
                 break;
             if (counting) {
@@ -466,14 +497,20 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
      * registers for the accumulators and tables). */
     while (i + 2 * VW <= len) {
         u8k_v a = v_load(s + i), b = v_load(s + i + VW);
-        if (v_high(v_or(a, b)) == 0) {
+        u8k_v o = v_max(a, b);
+        if (v_high(o) == 0) {
             if (v_any(v_subs(st.prev, st.tailmax)))
                 goto done;
             u8k_ct_room(&ct, 2, false);
             ct.nl = v_inc_eq(v_inc_eq(ct.nl, a, ct.lf), b, ct.lf);
             ct.s1 += 2 * VW;
         } else {
-            if (v_any(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a))))
+            u8k_v e;
+            if (u8k_has_e0(&st, v_max(o, st.prev)))
+                e = v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a));
+            else
+                e = v_or(u8k_vcheck2_two(&st, a, st.prev), u8k_vcheck2_two(&st, b, a));
+            if (v_any(e))
                 break;
             u8k_ct_room(&ct, 2, true);
             u8k_ct_block(&ct, a);

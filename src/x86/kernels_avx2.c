@@ -44,6 +44,7 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
     return (unsigned)_mm_popcnt_u32(
         (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(v, _mm256_set1_epi8(t))));
 }
+U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return _mm256_max_epu8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm256_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives -1 there). */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t)
