@@ -120,6 +120,16 @@ __attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_neon_long(con
         o += u8k_bmp8_neon(b, dst + o, false, b, b, b);
         i += 16;
     }
+    /* The last 1..15 units, when the 16 ending them are all ASCII: one
+     * block ending at the end, rewriting the same bytes for the units it
+     * shares with the blocks before (ASCII there too, one byte each). */
+    if (i < len && len - i < 16 && i >= 16 - (len - i) && cap - o >= len - i) {
+        u8k_v v;
+        if (v_narrow16(src + len - 16, be, &v)) {
+            v_store(dst + o - (16 - (len - i)), v);
+            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+        }
+    }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift(r, i, o);
 }
@@ -171,6 +181,16 @@ __attribute__((noinline)) static utf8kit_result simd_utf32_to_utf8_neon_long(con
         o += u8k_bmp8_neon(a, dst + o, false, a, a, a);
         o += u8k_bmp8_neon(b, dst + o, false, b, b, b);
         i += 16;
+    }
+    /* The last 1..15 values, when the 16 ending them are all ASCII: one
+     * block ending at the end, rewriting the same bytes for the values it
+     * shares with the blocks before (ASCII there too, one byte each). */
+    if (i < len && len - i < 16 && i >= 16 - (len - i) && cap - o >= len - i) {
+        u8k_v v;
+        if (v_narrow32(src + len - 16, &v)) {
+            v_store(dst + o - (16 - (len - i)), v);
+            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+        }
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift(r, i, o);

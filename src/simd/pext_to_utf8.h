@@ -182,6 +182,19 @@ __attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_pext_long(con
         o += u8k_bmp16(&bk, u, dst + o, false, u, u);
         i += 16;
     }
+    /* The last 1..15 units, when the 16 ending them are all ASCII: one
+     * block ending at the end, rewriting the same bytes for the units it
+     * shares with the blocks before (ASCII there too, one byte each). */
+    if (i < len && len - i < 16 && i >= 16 - (len - i) && cap - o >= len - i) {
+        __m256i u = _mm256_loadu_si256((const __m256i *)(const void *)(src + len - 16));
+        if (be)
+            u = _mm256_shuffle_epi8(u, swap);
+        if (_mm256_testz_si256(u, _mm256_set1_epi16((short)0xFF80))) {
+            __m128i b = _mm_packus_epi16(_mm256_castsi256_si128(u), _mm256_extracti128_si256(u, 1));
+            _mm_storeu_si128((__m128i *)(void *)(dst + o - (16 - (len - i))), b);
+            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+        }
+    }
     r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift(r, i, o);
 }
@@ -242,6 +255,20 @@ __attribute__((noinline)) static utf8kit_result simd_utf32_to_utf8_pext_long(con
         a = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
         o += u8k_bmp16(&bk, a, dst + o, false, a, a);
         i += 16;
+    }
+    /* The last 1..15 values, when the 16 ending them are all ASCII: one
+     * block ending at the end, rewriting the same bytes for the values it
+     * shares with the blocks before (ASCII there too, one byte each). */
+    if (i < len && len - i < 16 && i >= 16 - (len - i) && cap - o >= len - i) {
+        const __m256i *p = (const __m256i *)(const void *)(src + len - 16);
+        __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
+        if (_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi32((int)0xFFFFFF80u))) {
+            /* lanes: a0-3 b0-3 | a4-7 b4-7 as 16-bit, then bytes */
+            __m256i w = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+            _mm_storeu_si128((__m128i *)(void *)(dst + o - (16 - (len - i))),
+                             _mm_packus_epi16(_mm256_castsi256_si128(w), _mm256_extracti128_si256(w, 1)));
+            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+        }
     }
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift(r, i, o);
