@@ -224,10 +224,19 @@ U8K_INLINE u8k_v u8k_vcheck2_two(const u8k_vstate *st, u8k_v cur, u8k_v prev)
     return u8k_vrules(st, cur, prev, &p2, &p3);
 }
 
+/* u8k_vcheck2 when no byte of prev and cur is F0 or above: no byte must
+ * then be a 3rd tail (the bytes 3 back are not needed). */
+U8K_INLINE u8k_v u8k_vcheck2_three(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+{
+    u8k_v p2, p3, rules = u8k_vrules(st, cur, prev, &p2, &p3);
+    return v_xor(rules, v_and(v_subs(p2, st->e0), st->hi));
+}
+
 /* Whether some byte of v is E0 or above (v is the bytewise maximum of
  * blocks: an OR would do for the high bit alone, but here it would often
  * turn a lead and a tail into E0..FF). */
 U8K_INLINE bool u8k_has_e0(const u8k_vstate *st, u8k_v v) { return v_high(v_subs(v, st->e0)) != 0; }
+U8K_INLINE bool u8k_has_f0(const u8k_vstate *st, u8k_v v) { return v_high(v_subs(v, st->f0)) != 0; }
 
 U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur) { return u8k_vcheck2(st, cur, st->prev); }
 
@@ -273,9 +282,13 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
             c += 4 * VW;
         } else {
             u8k_v e;
-            if (u8k_has_e0(&st, v_max(o, st.prev)))
+            u8k_v m = v_max(o, st.prev);
+            if (u8k_has_f0(&st, m))
                 e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
                          v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
+            else if (u8k_has_e0(&st, m))
+                e = v_or(v_or(u8k_vcheck2_three(&st, a, st.prev), u8k_vcheck2_three(&st, b, a)),
+                         v_or(u8k_vcheck2_three(&st, cc, b), u8k_vcheck2_three(&st, d, cc)));
             else
                 e = v_or(v_or(u8k_vcheck2_two(&st, a, st.prev), u8k_vcheck2_two(&st, b, a)),
                          v_or(u8k_vcheck2_two(&st, cc, b), u8k_vcheck2_two(&st, d, cc)));
@@ -506,8 +519,11 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
             ct.s1 += 2 * VW;
         } else {
             u8k_v e;
-            if (u8k_has_e0(&st, v_max(o, st.prev)))
+            u8k_v m = v_max(o, st.prev);
+            if (u8k_has_f0(&st, m))
                 e = v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a));
+            else if (u8k_has_e0(&st, m))
+                e = v_or(u8k_vcheck2_three(&st, a, st.prev), u8k_vcheck2_three(&st, b, a));
             else
                 e = v_or(u8k_vcheck2_two(&st, a, st.prev), u8k_vcheck2_two(&st, b, a));
             if (v_any(e))
