@@ -63,7 +63,8 @@ U8K_INLINE bool u8k_l1_block(__m512i w, uint64_t high, size_t k, unsigned char *
 {
     size_t n = k + (size_t)__builtin_popcountll(high), n0;
     __m512i lead, tail, pairs;
-    uint64_t keep0, keep1;
+    const __mmask64 evens = (__mmask64)UINT64_C(0x5555555555555555);
+    __mmask64 keep;
     if (room < n)
         return false;
     /* (A & B) | C: the 16-bit shift brings bits of the next byte into bits
@@ -71,18 +72,18 @@ U8K_INLINE bool u8k_l1_block(__m512i w, uint64_t high, size_t k, unsigned char *
     lead = _mm512_ternarylogic_epi32(_mm512_srli_epi16(w, 6), _mm512_set1_epi8(3),
                                      _mm512_set1_epi8((char)0xC0), 0xEA);
     lead = _mm512_mask_mov_epi8(w, high, lead);
-    tail = _mm512_ternarylogic_epi32(w, _mm512_set1_epi8(0x3F), _mm512_set1_epi8((char)0x80),
-                                     0xEA);
-    /* even output bytes are leads (always kept), odd ones tails (kept
-     * after a byte >= 80) */
-    keep0 = UINT64_C(0x5555555555555555) | _pdep_u64(high, UINT64_C(0xAAAAAAAAAAAAAAAA));
-    keep1 = UINT64_C(0x5555555555555555) | _pdep_u64(high >> 32, UINT64_C(0xAAAAAAAAAAAAAAAA));
+    /* b & BF is 80|b&3F for b >= 80 and has no high bit below 80: the
+     * tails to keep are the odd bytes with the high bit (the even ones,
+     * leads, are all kept) */
+    tail = _mm512_and_si512(w, _mm512_set1_epi8((char)0xBF));
     n0 = (k < 32 ? k : 32) + (size_t)__builtin_popcount((uint32_t)high);
     pairs = _mm512_permutex2var_epi8(lead, U8K_L1_IDX(0), tail);
-    u8k_store_n(d, _mm512_maskz_compress_epi8(keep0, pairs), n0, room);
+    keep = _kor_mask64(_mm512_movepi8_mask(pairs), evens);
+    u8k_store_n(d, _mm512_maskz_compress_epi8(keep, pairs), n0, room);
     if (k > 32) {
         pairs = _mm512_permutex2var_epi8(lead, U8K_L1_IDX(32), tail);
-        u8k_store_n(d + n0, _mm512_maskz_compress_epi8(keep1, pairs), n - n0, room - n0);
+        keep = _kor_mask64(_mm512_movepi8_mask(pairs), evens);
+        u8k_store_n(d + n0, _mm512_maskz_compress_epi8(keep, pairs), n - n0, room - n0);
     }
     *written = n;
     return true;
