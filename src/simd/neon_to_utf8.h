@@ -54,6 +54,20 @@ U8K_INLINE size_t u8k_bmp8_neon(uint16x8_t u, unsigned char *dst, bool pairs, ui
     return n0 + 4 + (size_t)__builtin_popcount(e1);
 }
 
+/* 8 units below U+0800 to UTF-8 at dst, as u8k_two8 of
+ * simd/sse_to_utf8.h; returns the number of bytes, at most 16; writes 16. */
+U8K_INLINE size_t u8k_two8_neon(uint16x8_t u, unsigned char *dst)
+{
+    static const uint16_t w[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+    uint16x8_t le7f = vcleq_u16(u, vdupq_n_u16(0x7F));
+    unsigned m = vaddvq_u16(vbicq_u16(vld1q_u16(w), le7f));
+    uint16x8_t two = vorrq_u16(vorrq_u16(vshrq_n_u16(u, 6), vdupq_n_u16(0x80C0)),
+                               vshlq_n_u16(vandq_u16(u, vdupq_n_u16(0x3F)), 8));
+    two = vbslq_u16(le7f, vshlq_n_u16(u, 8), two);
+    vst1q_u8(dst, vqtbl1q_u8(vreinterpretq_u8_u16(two), vld1q_u8(u8k_pack2[m])));
+    return 8 + (size_t)__builtin_popcount(m);
+}
+
 /* Some unit of a or b is a surrogate: (u & F800) == D800. */
 U8K_INLINE bool u8k_any_surrogate_neon(uint16x8_t a, uint16x8_t b)
 {
@@ -83,6 +97,12 @@ __attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_neon_long(con
         if (be) {
             a = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(a)));
             b = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(b)));
+        }
+        if (vmaxvq_u16(vorrq_u16(a, b)) < 0x800) {
+            o += u8k_two8_neon(a, dst + o);
+            o += u8k_two8_neon(b, dst + o);
+            i += 16;
+            continue;
         }
         if (u8k_any_surrogate_neon(a, b)) {
             /* well paired: as in simd/sse_to_utf8.h */

@@ -27,7 +27,7 @@
  * instructions each); the empty asm makes each a value it cannot
  * rebuild, so it stays in a register. */
 typedef struct u8k_bmp_k {
-    __m256i x7f, x7ff, e000, x3f, x40, x8080;
+    __m256i x7f, x7ff, e000, x3f, x40, x8080, x80c0;
 } u8k_bmp_k;
 
 #define U8K_PIN256(x) __asm__("" : "+x"(x))
@@ -40,12 +40,14 @@ U8K_INLINE void u8k_bmp_init(u8k_bmp_k *k)
     k->x3f = _mm256_set1_epi16(0x3F);
     k->x40 = _mm256_set1_epi16(0x40);
     k->x8080 = _mm256_set1_epi16((short)0x8080);
+    k->x80c0 = _mm256_set1_epi16((short)0x80C0);
     U8K_PIN256(k->x7f);
     U8K_PIN256(k->x7ff);
     U8K_PIN256(k->e000);
     U8K_PIN256(k->x3f);
     U8K_PIN256(k->x40);
     U8K_PIN256(k->x8080);
+    U8K_PIN256(k->x80c0);
 }
 
 /* 16 units to UTF-8 at dst; returns the number of bytes, at most 48;
@@ -108,6 +110,26 @@ U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst, b
     return n;
 }
 
+/* 16 units below U+0800 to UTF-8 at dst; returns the number of bytes, at
+ * most 32; writes up to 32 bytes. Each unit's bytes end its 16-bit slot:
+ * C0 | u >> 6, 80 | u & 3F, or the ASCII unit in the second byte; one
+ * shuffle per 8 slots (u8k_pack2) packs them. */
+U8K_INLINE size_t u8k_two16(const u8k_bmp_k *k, __m256i u, unsigned char *dst)
+{
+    __m256i le7f = _mm256_cmpeq_epi16(_mm256_min_epu16(u, k->x7f), u);
+    __m256i two = _mm256_or_si256(_mm256_or_si256(_mm256_srli_epi16(u, 6), k->x80c0),
+                                  _mm256_slli_epi16(_mm256_and_si256(u, k->x3f), 8));
+    uint32_t m = _pext_u32(~(uint32_t)_mm256_movemask_epi8(le7f), 0x55555555u);
+    __m256i ctl = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)u8k_pack2[m & 0xFF])),
+        _mm_loadu_si128((const __m128i *)(const void *)u8k_pack2[m >> 8]), 1);
+    __m256i x = _mm256_shuffle_epi8(_mm256_blendv_epi8(two, _mm256_slli_epi16(u, 8), le7f), ctl);
+    size_t n0 = 8 + (size_t)_mm_popcnt_u32(m & 0xFF);
+    _mm_storeu_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(x));
+    _mm_storeu_si128((__m128i *)(void *)(dst + n0), _mm256_extracti128_si256(x, 1));
+    return n0 + 8 + (size_t)_mm_popcnt_u32(m >> 8);
+}
+
 __attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_pext_long(const uint16_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
@@ -147,6 +169,11 @@ __attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_pext_long(con
                 i += 32;
                 o += 32;
             }
+            continue;
+        }
+        if (_mm256_testz_si256(u, _mm256_set1_epi16((short)0xF800))) {
+            o += u8k_two16(&bk, u, dst + o);
+            i += 16;
             continue;
         }
         if (!_mm256_testz_si256(_mm256_cmpeq_epi16(_mm256_and_si256(u, _mm256_set1_epi16((short)0xF800)),

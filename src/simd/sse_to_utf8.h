@@ -73,6 +73,20 @@ U8K_INLINE size_t u8k_bmp8(__m128i u, unsigned char *dst, bool pairs, __m128i pr
     return n0 + 4 + (size_t)_mm_popcnt_u32(e1);
 }
 
+/* 8 units below U+0800 to UTF-8 at dst: C0 | u >> 6, 80 | u & 3F at the
+ * end of each 16-bit slot (an ASCII unit in its second byte), packed by
+ * row m (bit k: unit k takes 2 bytes) of u8k_pack2; returns the number
+ * of bytes, at most 16; writes 16. */
+U8K_INLINE size_t u8k_two8(__m128i u, __m128i le7f, unsigned m, unsigned char *dst)
+{
+    __m128i two = _mm_or_si128(_mm_or_si128(_mm_srli_epi16(u, 6), _mm_set1_epi16((short)0x80C0)),
+                               _mm_slli_epi16(_mm_and_si128(u, _mm_set1_epi16(0x3F)), 8));
+    two = _mm_blendv_epi8(two, _mm_slli_epi16(u, 8), le7f);
+    _mm_storeu_si128((__m128i *)(void *)dst,
+                     _mm_shuffle_epi8(two, _mm_loadu_si128((const __m128i *)(const void *)u8k_pack2[m])));
+    return 8 + (size_t)_mm_popcnt_u32(m);
+}
+
 /* Some unit of a or b is a surrogate: (u & F800) == D800. */
 U8K_INLINE bool u8k_any_surrogate(__m128i a, __m128i b)
 {
@@ -104,6 +118,17 @@ __attribute__((noinline)) static utf8kit_result simd_utf16_to_utf8_sse_long(cons
         if (be) {
             a = _mm_shuffle_epi8(a, swap);
             b = _mm_shuffle_epi8(b, swap);
+        }
+        if (_mm_testz_si128(_mm_or_si128(a, b), _mm_set1_epi16((short)0xF800))) {
+            /* all below U+0800 */
+            const __m128i x7f = _mm_set1_epi16(0x7F);
+            __m128i la = _mm_cmpeq_epi16(_mm_min_epu16(a, x7f), a);
+            __m128i lb = _mm_cmpeq_epi16(_mm_min_epu16(b, x7f), b);
+            unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(la, lb)) & 0xFFFFu;
+            o += u8k_two8(a, la, m & 0xFF, dst + o);
+            o += u8k_two8(b, lb, m >> 8, dst + o);
+            i += 16;
+            continue;
         }
         if (u8k_any_surrogate(a, b)) {
             /* Well paired when every low one follows a high one: the low

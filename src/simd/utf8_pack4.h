@@ -1,6 +1,7 @@
 /*
- * simd/utf8_pack4.h - the byte-shuffle table that packs the UTF-8 forms
- * of 4 units (1 to 3 bytes each, one per 32-bit slot) together. Shared by
+ * simd/utf8_pack4.h - the byte-shuffle tables that pack the UTF-8 forms
+ * of 4 units (1 to 3 bytes each, one per 32-bit slot) or 8 units (1 or 2
+ * bytes each, one per 16-bit slot) together. Shared by
  * the kernels without a byte compress (simd/pext_to_utf8.h for AVX2,
  * simd/sse_to_utf8.h for SSE4.2); each includer gets its own copy.
  */
@@ -40,6 +41,41 @@ static const unsigned char u8k_pack4[256][16] = {
     U8K_PROW16(64),  U8K_PROW16(80),  U8K_PROW16(96),  U8K_PROW16(112),
     U8K_PROW16(128), U8K_PROW16(144), U8K_PROW16(160), U8K_PROW16(176),
     U8K_PROW16(192), U8K_PROW16(208), U8K_PROW16(224), U8K_PROW16(240),
+};
+
+/* Packing 8 units of 1 or 2 UTF-8 bytes (all below U+0800) with one byte
+ * shuffle: each unit sits in a 16-bit slot with its bytes at the end (an
+ * ASCII unit in the second byte). Row m of u8k_pack2 is the shuffle for
+ * the units whose bit in m is set taking 2 bytes. Each half of 4 units is
+ * packed as in u8k_pack4 with 2-byte slots (U8K_QJ: Q_k the ends in the
+ * output, a j in [Q_k, Q_(k+1)) takes slot byte j + 2 (k + 1) - Q_(k+1)),
+ * and the second half follows the first at Q_4 of the first. */
+#define U8K_QL(e, i) (1 + (((e) >> (i)) & 1))
+#define U8K_Q1(e) U8K_QL(e, 0)
+#define U8K_Q2(e) (U8K_Q1(e) + U8K_QL(e, 1))
+#define U8K_Q3(e) (U8K_Q2(e) + U8K_QL(e, 2))
+#define U8K_Q4(e) (U8K_Q3(e) + U8K_QL(e, 3))
+#define U8K_QJ(e, j)                                                                       \
+    ((j) >= U8K_Q3(e) ? (j) + 8 - U8K_Q4(e)                                                \
+     : (j) >= U8K_Q2(e) ? (j) + 6 - U8K_Q3(e)                                              \
+     : (j) >= U8K_Q1(e) ? (j) + 4 - U8K_Q2(e)                                              \
+                        : (j) + 2 - U8K_Q1(e))
+#define U8K_Q2J(m, j)                                                                      \
+    ((j) < U8K_Q4((m) & 15) ? U8K_QJ((m) & 15, j)                                          \
+     : (j) - U8K_Q4((m) & 15) < U8K_Q4((m) >> 4) ? 8 + U8K_QJ((m) >> 4, (j) - U8K_Q4((m) & 15)) \
+                                                 : 0x80)
+#define U8K_QROW(m)                                                                        \
+    {U8K_Q2J(m, 0),  U8K_Q2J(m, 1),  U8K_Q2J(m, 2),  U8K_Q2J(m, 3),  U8K_Q2J(m, 4),        \
+     U8K_Q2J(m, 5),  U8K_Q2J(m, 6),  U8K_Q2J(m, 7),  U8K_Q2J(m, 8),  U8K_Q2J(m, 9),        \
+     U8K_Q2J(m, 10), U8K_Q2J(m, 11), U8K_Q2J(m, 12), U8K_Q2J(m, 13), U8K_Q2J(m, 14),       \
+     U8K_Q2J(m, 15)}
+#define U8K_QROW4(m) U8K_QROW(m), U8K_QROW((m) + 1), U8K_QROW((m) + 2), U8K_QROW((m) + 3)
+#define U8K_QROW16(m) U8K_QROW4(m), U8K_QROW4((m) + 4), U8K_QROW4((m) + 8), U8K_QROW4((m) + 12)
+static const unsigned char u8k_pack2[256][16] = {
+    U8K_QROW16(0),   U8K_QROW16(16),  U8K_QROW16(32),  U8K_QROW16(48),
+    U8K_QROW16(64),  U8K_QROW16(80),  U8K_QROW16(96),  U8K_QROW16(112),
+    U8K_QROW16(128), U8K_QROW16(144), U8K_QROW16(160), U8K_QROW16(176),
+    U8K_QROW16(192), U8K_QROW16(208), U8K_QROW16(224), U8K_QROW16(240),
 };
 
 #endif /* UTF8KIT_SIMD_UTF8_PACK4_H */
