@@ -15,10 +15,12 @@
  *    or write past either end faults.
  * Status, read, written, error_len and the bytes must match. Known
  * answers from RFC 3629 section 7 (repeated past block edges) check the
- * bytes against the standard itself.
+ * bytes against the standard itself, and the shuffle tables of the
+ * SSE4.2 / AVX2 / NEON kernels are checked against a direct construction.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include "internal.h"
+#include "simd/utf8_pack4.h"
 #include "testlib.h"
 
 #include <sys/mman.h>
@@ -281,6 +283,41 @@ static void known_answers(void)
     }
 }
 
+/* The shuffle tables of the SSE4.2 / AVX2 / NEON kernels, built there by
+ * macros from closed forms, against a direct construction: the used
+ * bytes of each slot, in order (pack4: 4-byte slots, a unit of length L
+ * in its last L bytes; pack2: 2-byte slots, an ASCII unit in its second
+ * byte), then indices that select zero (80 and up). */
+static void tables(void)
+{
+    for (unsigned e = 0; e < 256; e++) {
+        unsigned char exp[16];
+        size_t n = 0, j;
+        if ((e >> 4) & ~e & 15)
+            continue; /* a unit from U+0800 on is from U+0080 on */
+        for (unsigned k = 0; k < 4; k++) {
+            unsigned len = 1 + (e >> k & 1) + (e >> (4 + k) & 1);
+            for (unsigned b = 4 - len; b < 4; b++)
+                exp[n++] = (unsigned char)(4 * k + b);
+        }
+        for (j = 0; j < 16; j++)
+            CHECK(j < n ? u8k_pack4[e][j] == exp[j] : u8k_pack4[e][j] >= 0x80,
+                  "u8k_pack4[%u][%zu] = %u", e, j, u8k_pack4[e][j]);
+    }
+    for (unsigned m = 0; m < 256; m++) {
+        unsigned char exp[16];
+        size_t n = 0, j;
+        for (unsigned k = 0; k < 8; k++) {
+            if (m >> k & 1)
+                exp[n++] = (unsigned char)(2 * k);
+            exp[n++] = (unsigned char)(2 * k + 1);
+        }
+        for (j = 0; j < 16; j++)
+            CHECK(j < n ? u8k_pack2[m][j] == exp[j] : u8k_pack2[m][j] >= 0x80,
+                  "u8k_pack2[%u][%zu] = %u", m, j, u8k_pack2[m][j]);
+    }
+}
+
 /* UTF8KIT_TEST_QUICK (sanitizers, emulators): every step-th length and
  * position only, a different residue per text so all are still met. */
 static size_t step = 1;
@@ -301,6 +338,7 @@ int main(void)
     out_end = guarded();
 
     known_answers();
+    tables();
 
     /* Every length 0..300 of every mix. */
     for (m = 0; m < MIXES; m++)
