@@ -5,12 +5,12 @@ size_t utf8kit_count(const char *s, size_t len)
 {
     if (len == 0 || s == NULL)
         return 0;
-    return u8k_active()->count((const unsigned char *)s, len);
+    return u8k_kernels_now()->count((const unsigned char *)s, len);
 }
 
 size_t utf8kit_utf16_length(const char *s, size_t len)
 {
     if (len == 0 || s == NULL)
         return 0;
-    return u8k_active()->utf16_length((const unsigned char *)s, len);
+    return u8k_kernels_now()->utf16_length((const unsigned char *)s, len);
 }
