@@ -502,28 +502,41 @@ utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst,
 utf8kit_result utf8kit_utf16le_to_utf8(const uint16_t *src, size_t len, char *dst, size_t cap,
                                        utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return u8k_active()->utf16_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
     return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
 }
 
 utf8kit_result utf8kit_utf16be_to_utf8(const uint16_t *src, size_t len, char *dst, size_t cap,
                                        utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return u8k_active()->utf16_to_utf8(src, len, (unsigned char *)dst, cap,
+                                           trusted(policy) | U8K_BE);
     return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, U8K_BE);
 }
 
 utf8kit_result utf8kit_utf32_to_utf8(const uint32_t *src, size_t len, char *dst, size_t cap,
                                      utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return u8k_active()->utf32_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
     return typed(P_U32_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
 }
 
 utf8kit_result utf8kit_latin1_to_utf8(const char *src, size_t len, char *dst, size_t cap)
 {
+    if (one_call(src, dst, UTF8KIT_STRICT))
+        return u8k_active()->latin1_to_utf8((const unsigned char *)src, len, (unsigned char *)dst,
+                                            cap);
     return typed(P_L1_U8, UTF8KIT_UTF8, src, len, dst, cap, UTF8KIT_STRICT, 0);
 }
 
 utf8kit_result utf8kit_utf8_to_latin1(const char *src, size_t len, char *dst, size_t cap,
                                       utf8kit_policy policy)
 {
+    if (one_call(src, dst, policy))
+        return u8k_active()->utf8_to_latin1((const unsigned char *)src, len, (unsigned char *)dst,
+                                            cap, trusted(policy));
     return typed(P_U8_L1, UTF8KIT_LATIN1, src, len, dst, cap, policy, 0);
 }
