@@ -7,9 +7,14 @@
  * in our own form:
  *
  * UTF-16 -> UTF-8 takes 32 units (64 bytes) per step:
- *  - all ASCII: narrow to 32 bytes;
+ *  - all ASCII: narrow to 32 bytes, then ASCII runs 64 units at a time;
  *  - all below U+0800: each 16-bit lane becomes its 1 or 2 bytes in
- *    place, and one compress keeps the used ones (at most 64);
+ *    place, and one compress keeps the used ones (at most 64); such runs
+ *    continue in a tight loop;
+ *  - all 3 bytes (no surrogate): 32-bit lanes of 3 bytes, squeezed by
+ *    two fixed byte permutes, no compress;
+ *  - 16 aligned surrogate pairs: one multiply-add joins them, every lane
+ *    takes 4 bytes, no compress;
  *  - otherwise the surrogates are checked once for the whole block by
  *    masks (every low one follows a high one; a high one in the last
  *    unit waits for the next step), the units are widened to 32-bit
@@ -22,7 +27,8 @@
  * unpaired surrogate, and one that does not fit, goes to the scalar
  * reference kernel, which gives the exact report.
  *
- * UTF-32 -> UTF-8 takes 16 values per step with the same lane encoder.
+ * UTF-32 -> UTF-8 takes 16 values per step with the same lane encoder
+ * (ASCII runs 64 at a time).
  */
 #ifndef UTF8KIT_SIMD_COMPRESS_TO_UTF8_H
 #define UTF8KIT_SIMD_COMPRESS_TO_UTF8_H
