@@ -44,6 +44,13 @@ U8K_INLINE size_t u8k_bmp8_neon(uint16x8_t u, unsigned char *dst, bool pairs, ui
         tail = vbslq_u16(ls, tl, vbslq_u16(hs, th, tail));
         le7ff = vorrq_u16(le7ff, vorrq_u16(hs, ls));
     }
+    if (vmaxvq_u16(vorrq_u16(le7f, le7ff)) == 0) {
+        /* all 3 bytes: row FF, fixed places */
+        const uint8x16_t row = vld1q_u8(u8k_pack4[0xFF]);
+        vst1q_u8(dst, vqtbl1q_u8(vreinterpretq_u8_u16(vzip1q_u16(lead, tail)), row));
+        vst1q_u8(dst + 12, vqtbl1q_u8(vreinterpretq_u8_u16(vzip2q_u16(lead, tail)), row));
+        return 24;
+    }
     bits = vorrq_u16(vbicq_u16(vld1q_u16(w2), le7f), vbicq_u16(vld1q_u16(w3), le7ff));
     e0 = vaddv_u16(vget_low_u16(bits));
     e1 = vaddv_u16(vget_high_u16(bits));

@@ -94,6 +94,18 @@ U8K_INLINE size_t u8k_bmp16(const u8k_bmp_k *k, __m256i u, unsigned char *dst, b
      * 4-7 and 12-15 in hi */
     lo = _mm256_unpacklo_epi16(lead, tail);
     hi = _mm256_unpackhi_epi16(lead, tail);
+    if ((m2 & m3) == 0xFFFFu) {
+        /* all 3 bytes: one shuffle (row FF) for both lanes, fixed places */
+        const __m256i row = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128((const __m128i *)(const void *)u8k_pack4[0xFF]));
+        lo = _mm256_shuffle_epi8(lo, row);
+        hi = _mm256_shuffle_epi8(hi, row);
+        _mm_storeu_si128((__m128i *)(void *)dst, _mm256_castsi256_si128(lo));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 12), _mm256_castsi256_si128(hi));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 24), _mm256_extracti128_si256(lo, 1));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 36), _mm256_extracti128_si256(hi, 1));
+        return 48;
+    }
     {
         __m128i q[4];
         q[0] = _mm256_castsi256_si128(lo);

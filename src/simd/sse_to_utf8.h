@@ -60,6 +60,13 @@ U8K_INLINE size_t u8k_bmp8(__m128i u, unsigned char *dst, bool pairs, __m128i pr
     }
     /* bit k: unit k is at least U+0080; bit 8 + k: at least U+0800 */
     m = ~(unsigned)_mm_movemask_epi8(_mm_packs_epi16(le7f, le7ff)) & 0xFFFFu;
+    if (m == 0xFFFFu) {
+        /* all 3 bytes: row FF, fixed places */
+        const __m128i row = _mm_loadu_si128((const __m128i *)(const void *)u8k_pack4[0xFF]);
+        _mm_storeu_si128((__m128i *)(void *)dst, _mm_shuffle_epi8(_mm_unpacklo_epi16(lead, tail), row));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 12), _mm_shuffle_epi8(_mm_unpackhi_epi16(lead, tail), row));
+        return 24;
+    }
     e0 = (m & 0x0F) | (m >> 4 & 0xF0);
     e1 = (m >> 4 & 0x0F) | (m >> 8 & 0xF0);
     n0 = 4 + (size_t)_mm_popcnt_u32(e0);
