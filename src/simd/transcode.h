@@ -6,10 +6,6 @@
  *   v_store_widen16(d, v, be)  VW 16-bit units, unit k = byte k of v
  *                              (big-endian in memory when be)
  *   v_store_widen32(d, v)      VW 32-bit units, unit k = byte k of v
- *   v_narrow16(s, be, &v)      load VW 16-bit units; true when all are
- *                              below 0x80, and then v holds them as bytes
- *   v_narrow32(s, &v)          the same for VW 32-bit units
- * (v_narrow16 is not needed with U8K_OWN_UTF16_TO_UTF8.)
  *
  * Shape of every kernel: whole blocks of ASCII go through the vector
  * unit, where the conversion is a plain widening or narrowing and cannot
@@ -134,50 +130,8 @@ static utf8kit_result simd_latin1_to_utf8(const unsigned char *src, size_t len, 
 }
 #endif
 
-/* The UTF-16 / UTF-32 -> UTF-8 loop: NARROW(&v) loads VW units at src + i
- * and is true when they are all ASCII, narrowed into v. */
-#define U8K_TO_UTF8_LOOP(NARROW, STRETCH_END, SCALAR)                                      \
-    U8K_BLOCK_LOOP(NARROW(&v) && (v_store(dst + o, v), 1), STRETCH_END, SCALAR)
-
-/* A UTF-16 stretch must not end between the two halves of a pair: stop
- * one unit early when its last unit is a high surrogate (D800..DBFF). */
-U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)
-{
-    size_t j = i + U8K_STRETCH;
-    unsigned u;
-    if (j >= len)
-        return len;
-    u = s[j - 1];
-    if (be)
-        u = ((u & 0xFFu) << 8) | (u >> 8);
-    return (u & 0xFC00u) == 0xD800u ? j - 1 : j;
-}
-
-#ifndef U8K_OWN_UTF16_TO_UTF8
-static utf8kit_result simd_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
-                                         size_t cap, unsigned flags)
-{
-    bool be = (flags & U8K_BE) != 0;
-#define NARROW(pv) v_narrow16(src + i, be, pv)
-#define END(i) u8k_stretch16(src, len, i, be)
-#define SC(s, n, d, c) u8k_scalar_utf16_to_utf8(s, n, d, c, flags)
-    U8K_TO_UTF8_LOOP(NARROW, END, SC);
-#undef SC
-#undef END
-#undef NARROW
-}
-#endif
-
-#ifndef U8K_OWN_UTF32_TO_UTF8
-static utf8kit_result simd_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
-                                         size_t cap, unsigned flags)
-{
-#define NARROW(pv) v_narrow32(src + i, pv)
-#define SC(s, n, d, c) u8k_scalar_utf32_to_utf8(s, n, d, c, flags)
-    U8K_TO_UTF8_LOOP(NARROW, U8K_END_ANY, SC);
-#undef SC
-#undef NARROW
-}
-#endif
+/* UTF-16 / UTF-32 -> UTF-8 have kernels of their own for every instruction
+ * set (simd/compress_to_utf8.h, pext_to_utf8.h, sse_to_utf8.h,
+ * neon_to_utf8.h): no generic loop here. */
 
 #endif /* UTF8KIT_SIMD_TRANSCODE_H */
