@@ -132,6 +132,21 @@ static utf8kit_result simd_latin1_to_utf8(const unsigned char *src, size_t len, 
 
 /* UTF-16 / UTF-32 -> UTF-8 have kernels of their own for every instruction
  * set (simd/compress_to_utf8.h, pext_to_utf8.h, sse_to_utf8.h,
- * neon_to_utf8.h): no generic loop here. */
+ * neon_to_utf8.h): no generic loop here, only the stretch end they share
+ * for their scalar stretches. */
+
+/* A UTF-16 stretch must not end between the two halves of a pair: stop
+ * one unit early when its last unit is a high surrogate (D800..DBFF). */
+U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)
+{
+    size_t j = i + U8K_STRETCH;
+    unsigned u;
+    if (j >= len)
+        return len;
+    u = s[j - 1];
+    if (be)
+        u = ((u & 0xFFu) << 8) | (u >> 8);
+    return (u & 0xFC00u) == 0xD800u ? j - 1 : j;
+}
 
 #endif /* UTF8KIT_SIMD_TRANSCODE_H */
