@@ -53,6 +53,11 @@ static size_t op_validate(const unsigned char *s, size_t n)
 }
 static size_t op_is_valid(const unsigned char *s, size_t n) { return utf8kit_is_valid((const char *)s, n); }
 static size_t op_count(const unsigned char *s, size_t n) { return utf8kit_count((const char *)s, n); }
+static size_t op_validate_counts(const unsigned char *s, size_t n)
+{
+    utf8kit_counts c = {0, {0, 0, 0, 0, 0}};
+    return utf8kit_validate_counts((const char *)s, n, &c).read + (size_t)c.lines + (size_t)c.seq[2];
+}
 static size_t op_utf16_length(const unsigned char *s, size_t n)
 {
     return utf8kit_utf16_length((const char *)s, n);
@@ -102,6 +107,9 @@ static const struct op ops[] = {
     {"is_valid", K_UTF8, op_is_valid, "validate"},
     {"count", K_UTF8, op_count, "count"},
     {"utf16_length", K_UTF8, op_utf16_length, "utf16_length"},
+    /* validation + LF and sequences by length (utf8kit count's pass); no
+     * peer has it */
+    {"validate_counts", K_UTF8, op_validate_counts, "validate_counts"},
     {"utf8>utf16le", K_UTF8, op_u8_u16, "utf8>utf16le"},
     {"utf8>utf32", K_UTF8, op_u8_u32, "utf8>utf32"},
     {"utf16le>utf8", K_UTF16, op_u16_u8, "utf16le>utf8"},
@@ -348,7 +356,7 @@ int main(int argc, char **argv)
         printf(" %s", impls[k]);
     printf("; peers: %s\n", peers_available());
     printf("cells: input throughput / memcpy throughput of the same bytes (higher is faster)\n\n");
-    printf("%-52s %-13s %8s", "input", "operation", "memcpy");
+    printf("%-52s %-15s %8s", "input", "operation", "memcpy");
     for (k = 0; k < nimpl; k++)
         printf(" %7s", impls[k]);
     for (k = 0; peer_name(k); k++)
@@ -374,7 +382,7 @@ int main(int argc, char **argv)
                 if (from_l1 ? !l1op : l1op && !strstr(in->name, "ascii"))
                     continue;
             }
-            printf("%-52s %-13s %8.2f", in->name, op->name,
+            printf("%-52s %-15s %8.2f", in->name, op->name,
                    (double)total_bytes(in) / tm * 1e-9);
             for (k = 0; k < nimpl; k++) {
                 utf8kit_impl_select(impls[k]);

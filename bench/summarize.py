@@ -40,7 +40,7 @@ def main():
     for _, op, _ in rows:
         if op not in ops:
             ops.append(op)
-    print("%-14s %-13s %3s" % ("inputs", "operation", "n") + "".join(" %9s" % h for h in header))
+    print("%-14s %-15s %3s" % ("inputs", "operation", "n") + "".join(" %9s" % h for h in header))
     for g in ("corpus files", "ascii-10MB", "short 8-64 B"):
         for op in ops:
             sel = [c for (n, o, c) in rows if o == op and group(n) == g]
@@ -50,7 +50,7 @@ def main():
             for j in range(len(header)):
                 vals = [float(c[j]) for c in sel if c[j] != "-"]
                 out.append("%9.2f" % statistics.median(vals) if vals else "%9s" % "-")
-            print("%-14s %-13s %3d " % (g, op, len(sel)) + " ".join(out))
+            print("%-14s %-15s %3d " % (g, op, len(sel)) + " ".join(out))
 
 
 if __name__ == "__main__":
