@@ -86,10 +86,11 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
 #define U8K_FROM_UTF8_LOOP(ASCII, SCALAR)                                                  \
     U8K_BLOCK_LOOP(U8K_ASCII_IN(ASCII), U8K_END8, SCALAR)
 
-/* An instruction set may bring its own UTF-16 kernels (simd/compress.h,
- * simd/pext.h): it then defines U8K_OWN_UTF8_TO_UTF16, U8K_OWN_UTF8_TO_UTF32,
- * U8K_OWN_UTF16_TO_UTF8, U8K_OWN_UTF32_TO_UTF8 or U8K_OWN_LATIN1 (both Latin-1 directions) before
- * including this file. */
+/* An instruction set may bring its own kernels (simd/compress.h,
+ * simd/pext.h, ...): it then defines U8K_OWN_UTF8_TO_UTF16,
+ * U8K_OWN_UTF8_TO_UTF32 or U8K_OWN_LATIN1 (both Latin-1 directions) before
+ * including this file. UTF-16/32 -> UTF-8 are always their own (the
+ * U8K_OWN_UTF16/32_TO_UTF8 defines only say so). */
 #ifndef U8K_OWN_UTF8_TO_UTF16
 static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                          size_t cap, unsigned flags)

@@ -115,11 +115,12 @@ U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
     _mm512_storeu_si512((void *)(d + 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
 }
 
-/* No v_narrow16: the UTF-16 kernels come from simd/compress.h. */
+/* No v_narrow16: UTF-16 -> UTF-8 comes from simd/compress_to_utf8.h. */
 
-/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/compress.h. */
+/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/compress_to_utf8.h. */
 
-/* The UTF-16 kernels come from simd/compress.h. */
+/* Every transcoder is AVX-512's own: simd/compress.h (UTF-8 -> UTF-16/32),
+ * simd/compress_to_utf8.h (UTF-16/32 -> UTF-8), simd/latin1_avx512.h. */
 #define U8K_OWN_UTF8_TO_UTF16 1
 #define U8K_OWN_UTF8_TO_UTF32 1
 #define U8K_OWN_UTF16_TO_UTF8 1
