@@ -1,0 +1,894 @@
+/*
+ * test_kernel_diff.c - differential stress of the active kernel against the
+ * scalar kernel through the PUBLIC API only (utf8kit_impl_select switches
+ * between the two inside this one process):
+ *  - utf8kit_convert for every pair of encodings and every policy (STRICT,
+ *    REPLACE, SKIP, and ASSUME_VALID where the scalar kernel says the input
+ *    is valid), with a random BOM option and substitute;
+ *  - the typed functions (utf8 <-> utf16le/be, utf32, latin1);
+ *  - utf8kit_validate, utf8kit_validate_counts, utf8kit_is_valid,
+ *    utf8kit_ascii_prefix, utf8kit_count, utf8kit_utf16_length and
+ *    utf8kit_repair.
+ * Each call runs with dst == NULL (measuring), with the exact room the
+ * scalar kernel measured, one unit short, and a generous room; status,
+ * read, written, error_len, replaced, the bytes written and a canary after
+ * the room must all agree. Inputs are exact-size heap copies.
+ * Generators (fixed seed): valid text of each width class (1-4 octets) and
+ * mixes; the same with one mutation near a 16/32/64-byte block edge; long
+ * ASCII runs followed by multibyte text; random bytes; UTF-16 with lone and
+ * paired surrogates at block edges; UTF-32 with surrogates and values out
+ * of range.
+ * The regression cases at the top (reproducers of kernel bugs found by this
+ * program and the fuzzers) run in every build, also under
+ * UTF8KIT_TEST_QUICK=1, which only shrinks the random sweep.
+ * On a mismatch the input is shrunk (units removed while the mismatch
+ * persists) and the smallest reproducer is printed in hex.
+ */
+#include "testlib.h"
+
+#include <stdint.h>
+
+static unsigned long long rng = 0x9E3779B97F4A7C15ull;
+
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static int quick(void)
+{
+    const char *q = getenv("UTF8KIT_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
+static char active[32];
+
+/* ---- the operations -------------------------------------------------- */
+
+enum op_kind {
+    OP_CONVERT,
+    OP_U8_16LE,
+    OP_U8_16BE,
+    OP_U8_32,
+    OP_16LE_U8,
+    OP_16BE_U8,
+    OP_32_U8,
+    OP_L1_U8,
+    OP_U8_L1,
+    OP_REPAIR,
+    OP_VALIDATE, /* validate, validate_counts, is_valid, ascii_prefix, count,
+                    utf16_length: no output buffer */
+    OP_KINDS
+};
+
+static const char *const op_names[OP_KINDS] = {
+    "utf8kit_convert",         "utf8kit_utf8_to_utf16le", "utf8kit_utf8_to_utf16be",
+    "utf8kit_utf8_to_utf32",   "utf8kit_utf16le_to_utf8", "utf8kit_utf16be_to_utf8",
+    "utf8kit_utf32_to_utf8",   "utf8kit_latin1_to_utf8",  "utf8kit_utf8_to_latin1",
+    "utf8kit_repair",          "utf8kit_validate*/count*"};
+
+struct op {
+    enum op_kind kind;
+    utf8kit_encoding from, to; /* OP_CONVERT */
+    utf8kit_options opt;       /* OP_CONVERT; opt.policy for the typed ones */
+    int misalign;              /* OP_CONVERT: source and output one byte off
+                                  their malloc alignment */
+};
+
+/* input unit and output unit sizes in bytes */
+static size_t in_unit(const struct op *o)
+{
+    switch (o->kind) {
+    case OP_16LE_U8:
+    case OP_16BE_U8:
+        return 2;
+    case OP_32_U8:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+static size_t out_unit(const struct op *o)
+{
+    switch (o->kind) {
+    case OP_U8_16LE:
+    case OP_U8_16BE:
+        return 2;
+    case OP_U8_32:
+        return 4;
+    default:
+        return 1;
+    }
+}
+
+/* A generous room in output units for n input bytes. */
+static size_t generous(const struct op *o, size_t n)
+{
+    switch (o->kind) {
+    case OP_CONVERT:
+        return utf8kit_max_output_size(o->from, o->to, n) + 8;
+    case OP_U8_16LE:
+    case OP_U8_16BE:
+    case OP_U8_32:
+    case OP_U8_L1:
+        return n + 8;
+    case OP_16LE_U8:
+    case OP_16BE_U8:
+        return 3 * (n / 2) + 8;
+    case OP_32_U8:
+        return 4 * (n / 4) + 8;
+    case OP_L1_U8:
+        return 2 * n + 8;
+    case OP_REPAIR:
+        return 3 * n + 8;
+    default:
+        return 0;
+    }
+}
+
+/* One call: dst may be NULL (measure); cap in output units. */
+static utf8kit_result call(const struct op *o, const void *s, size_t n, void *dst, size_t cap)
+{
+    utf8kit_policy p = o->opt.policy;
+    switch (o->kind) {
+    case OP_CONVERT:
+        return utf8kit_convert(o->from, o->to, s, n, dst, cap, &o->opt);
+    case OP_U8_16LE:
+        return utf8kit_utf8_to_utf16le(s, n, dst, cap, p);
+    case OP_U8_16BE:
+        return utf8kit_utf8_to_utf16be(s, n, dst, cap, p);
+    case OP_U8_32:
+        return utf8kit_utf8_to_utf32(s, n, dst, cap, p);
+    case OP_16LE_U8:
+        return utf8kit_utf16le_to_utf8(s, n / 2, dst, cap, p);
+    case OP_16BE_U8:
+        return utf8kit_utf16be_to_utf8(s, n / 2, dst, cap, p);
+    case OP_32_U8:
+        return utf8kit_utf32_to_utf8(s, n / 4, dst, cap, p);
+    case OP_L1_U8:
+        return utf8kit_latin1_to_utf8(s, n, dst, cap);
+    case OP_U8_L1:
+        return utf8kit_utf8_to_latin1(s, n, dst, cap, p);
+    case OP_REPAIR:
+        return utf8kit_repair(s, n, dst, cap);
+    default: {
+        utf8kit_result r;
+        memset(&r, 0, sizeof r);
+        return r;
+    }
+    }
+}
+
+/* What one kernel gives for one operation: the results of the measuring
+ * call and of each room, the bytes written, and for OP_VALIDATE a digest. */
+#define ROOMS 4
+#define OUTMAX (1u << 20)
+#define CANARY 32
+struct outcome {
+    utf8kit_result r[ROOMS];
+    size_t cap[ROOMS];
+    int canary_ok[ROOMS];
+    unsigned char *out[ROOMS];
+    /* OP_VALIDATE */
+    utf8kit_result v, vc;
+    utf8kit_counts counts;
+    int valid;
+    size_t ascii, count, u16;
+};
+
+static unsigned char *outbuf[2][ROOMS];
+
+static void run_kernel(const struct op *o, const unsigned char *s, size_t n, int which,
+                       const size_t *caps, struct outcome *x)
+{
+    size_t i, ou = out_unit(o);
+    memset(x, 0, sizeof *x);
+    if (o->kind == OP_VALIDATE) {
+        x->v = utf8kit_validate((const char *)s, n);
+        memset(&x->counts, 0, sizeof x->counts);
+        x->counts.lines = 7; /* it must add, not reset */
+        x->vc = utf8kit_validate_counts((const char *)s, n, &x->counts);
+        x->valid = utf8kit_is_valid((const char *)s, n);
+        x->ascii = utf8kit_ascii_prefix((const char *)s, n);
+        x->count = utf8kit_count((const char *)s, n);
+        x->u16 = utf8kit_utf16_length((const char *)s, n);
+        return;
+    }
+    for (i = 0; i < ROOMS; i++) {
+        size_t bytes = caps[i] * ou;
+        unsigned char *d = outbuf[which][i] + (o->misalign ? 1 : 0);
+        x->cap[i] = caps[i];
+        if (i == 0) { /* measure */
+            x->r[i] = call(o, s, n, NULL, 0);
+            x->canary_ok[i] = 1;
+            x->out[i] = d;
+            continue;
+        }
+        if (bytes + CANARY + 1 > OUTMAX) {
+            x->canary_ok[i] = 1;
+            continue;
+        }
+        memset(d, 0xA5, bytes + CANARY);
+        x->r[i] = call(o, s, n, d, caps[i]);
+        x->out[i] = d;
+        x->canary_ok[i] = 1;
+        {
+            size_t k;
+            for (k = 0; k < CANARY; k++)
+                if (d[bytes + k] != 0xA5)
+                    x->canary_ok[i] = 0;
+        }
+    }
+}
+
+static int same_r(utf8kit_result a, utf8kit_result b)
+{
+    return a.status == b.status && a.read == b.read && a.written == b.written &&
+           a.error_len == b.error_len && a.replaced == b.replaced;
+}
+
+/* Returns 0 when the kernels agree, else the index of the first difference
+ * (1 + room, or 100 + field for OP_VALIDATE) and describes it in msg. */
+static int differ(const struct op *o, const struct outcome *w, const struct outcome *g,
+                  char *msg, size_t msz)
+{
+    size_t i, ou = out_unit(o);
+    if (o->kind == OP_VALIDATE) {
+        if (!same_r(w->v, g->v)) {
+            snprintf(msg, msz, "validate: scalar %s read %zu elen %zu, got %s read %zu elen %zu",
+                     utf8kit_status_name(w->v.status), w->v.read, w->v.error_len,
+                     utf8kit_status_name(g->v.status), g->v.read, g->v.error_len);
+            return 100;
+        }
+        if (!same_r(w->vc, g->vc) || memcmp(&w->counts, &g->counts, sizeof w->counts) != 0) {
+            snprintf(msg, msz,
+                     "validate_counts: scalar %s read %zu elen %zu lines %llu seq %llu/%llu/%llu/%llu,"
+                     " got %s read %zu elen %zu lines %llu seq %llu/%llu/%llu/%llu",
+                     utf8kit_status_name(w->vc.status), w->vc.read, w->vc.error_len,
+                     (unsigned long long)w->counts.lines, (unsigned long long)w->counts.seq[1],
+                     (unsigned long long)w->counts.seq[2], (unsigned long long)w->counts.seq[3],
+                     (unsigned long long)w->counts.seq[4], utf8kit_status_name(g->vc.status),
+                     g->vc.read, g->vc.error_len, (unsigned long long)g->counts.lines,
+                     (unsigned long long)g->counts.seq[1], (unsigned long long)g->counts.seq[2],
+                     (unsigned long long)g->counts.seq[3], (unsigned long long)g->counts.seq[4]);
+            return 101;
+        }
+        if (w->valid != g->valid) {
+            snprintf(msg, msz, "is_valid: scalar %d got %d", w->valid, g->valid);
+            return 102;
+        }
+        if (w->ascii != g->ascii) {
+            snprintf(msg, msz, "ascii_prefix: scalar %zu got %zu", w->ascii, g->ascii);
+            return 103;
+        }
+        if (w->count != g->count) {
+            snprintf(msg, msz, "count: scalar %zu got %zu", w->count, g->count);
+            return 104;
+        }
+        if (w->u16 != g->u16) {
+            snprintf(msg, msz, "utf16_length: scalar %zu got %zu", w->u16, g->u16);
+            return 105;
+        }
+        return 0;
+    }
+    for (i = 0; i < ROOMS; i++) {
+        const char *room = i == 0 ? "measure" : i == 1 ? "exact" : i == 2 ? "one short" : "generous";
+        if (i > 0 && w->out[i] == NULL)
+            continue;
+        if (!g->canary_ok[i]) {
+            snprintf(msg, msz, "room %s (cap %zu): wrote past the room", room, g->cap[i]);
+            return 1 + (int)i;
+        }
+        if (!same_r(w->r[i], g->r[i]) ||
+            (i > 0 && w->r[i].written == g->r[i].written &&
+             memcmp(w->out[i], g->out[i], w->r[i].written * ou) != 0)) {
+            size_t k = 0;
+            if (i > 0 && w->r[i].written == g->r[i].written)
+                while (k < w->r[i].written * ou && w->out[i][k] == g->out[i][k])
+                    k++;
+            snprintf(msg, msz,
+                     "room %s (cap %zu): scalar %s read %zu wrote %zu elen %zu repl %zu, got %s "
+                     "read %zu wrote %zu elen %zu repl %zu%s (first differing output byte %zu)",
+                     room, g->cap[i], utf8kit_status_name(w->r[i].status), w->r[i].read,
+                     w->r[i].written, w->r[i].error_len, w->r[i].replaced,
+                     utf8kit_status_name(g->r[i].status), g->r[i].read, g->r[i].written,
+                     g->r[i].error_len, g->r[i].replaced,
+                     same_r(w->r[i], g->r[i]) ? " (same result, other bytes)" : "", k);
+            return 1 + (int)i;
+        }
+    }
+    return 0;
+}
+
+static struct outcome ow, og;
+
+/* Runs o on s[0..n) under both kernels; returns the difference code. */
+static int compare(const struct op *o, const unsigned char *s0, size_t n, char *msg, size_t msz)
+{
+    size_t caps[ROOMS];
+    /* an exact-size heap copy, or one byte into an exact-size block */
+    size_t bs = n + (o->misalign ? 1u : 0u);
+    unsigned char *blk = malloc(bs ? bs : 1), *s = blk + (o->misalign ? 1 : 0);
+    int d;
+    if (!blk)
+        exit(2);
+    if (n)
+        memcpy(s, s0, n);
+    utf8kit_impl_select("scalar");
+    caps[0] = 0;
+    if (o->kind != OP_VALIDATE) {
+        utf8kit_result m = call(o, s, n, NULL, 0);
+        caps[1] = m.written;
+        caps[2] = m.written ? m.written - 1 : 0;
+        caps[3] = generous(o, n);
+    }
+    run_kernel(o, s, n, 0, caps, &ow);
+    utf8kit_impl_select(active);
+    run_kernel(o, s, n, 1, caps, &og);
+    d = differ(o, &ow, &og, msg, msz);
+    free(blk);
+    return d;
+}
+
+static void describe(const struct op *o, char *buf, size_t sz)
+{
+    static const char *const pol[] = {"STRICT", "REPLACE", "SKIP", "ASSUME_VALID"};
+    if (o->kind == OP_CONVERT)
+        snprintf(buf, sz, "utf8kit_convert(%d -> %d, %s, bom %d, subst U+%04X%s)", (int)o->from,
+                 (int)o->to, pol[o->opt.policy & 3], (int)o->opt.bom,
+                 (unsigned)o->opt.substitute, o->misalign ? ", src and dst 1 byte off" : "");
+    else if (o->kind == OP_VALIDATE || o->kind == OP_REPAIR || o->kind == OP_L1_U8)
+        snprintf(buf, sz, "%s", op_names[o->kind]);
+    else
+        snprintf(buf, sz, "%s(%s)", op_names[o->kind], pol[o->opt.policy & 3]);
+}
+
+/* Shrinks a failing input: removes chunks of units (halving sizes down to
+ * one unit) while the same difference code persists. */
+static size_t shrink(const struct op *o, unsigned char *s, size_t n, int code)
+{
+    size_t u = in_unit(o), chunk, at, rounds = 0;
+    unsigned char *t = malloc(n ? n : 1);
+    char msg[512];
+    for (chunk = (n / u / 2) * u; chunk >= u; chunk = chunk / u / 2 * u) {
+        int progress = 1;
+        while (progress && rounds < 20000) {
+            progress = 0;
+            for (at = 0; at + chunk <= n; at += u) {
+                rounds++;
+                memcpy(t, s, at);
+                memcpy(t + at, s + at + chunk, n - at - chunk);
+                if (compare(o, t, n - chunk, msg, sizeof msg) == code) {
+                    memcpy(s, t, n - chunk);
+                    n -= chunk;
+                    progress = 1;
+                    break;
+                }
+            }
+        }
+        if (chunk == u)
+            break;
+    }
+    free(t);
+    return n;
+}
+
+static unsigned long reported;
+
+/* Compares, and on a difference prints a shrunk reproducer. */
+static void check_op(const struct op *o, const unsigned char *s, size_t n, const char *gen)
+{
+    char msg[512], what[160];
+    int code = compare(o, s, n, msg, sizeof msg);
+    CHECK(code == 0, "%s", "kernel differs from scalar");
+    if (code == 0)
+        return;
+    describe(o, what, sizeof what);
+    if (++reported <= 12) {
+        unsigned char *m = dup_exact(s, n);
+        size_t k, mn = shrink(o, m, n, code);
+        compare(o, m, mn, msg, sizeof msg);
+        fprintf(stderr, "  kernel %s, %s, generator %s, input %zu bytes, shrunk to %zu:\n    ",
+                active, what, gen, n, mn);
+        for (k = 0; k < mn; k++)
+            fprintf(stderr, "%02X%s", m[k], k + 1 < mn ? " " : "\n");
+        if (mn == 0)
+            fputc('\n', stderr);
+        fprintf(stderr, "    %s\n", msg);
+        free(m);
+    } else if (reported <= 60) {
+        fprintf(stderr, "  kernel %s, %s, generator %s, input %zu bytes: %s\n", active, what, gen,
+                n, msg);
+    }
+}
+
+/* ---- the operations run on one input ---------------------------------- */
+
+enum src_class { SRC_BYTES8, SRC_UTF16, SRC_UTF32 };
+
+static const utf8kit_encoding all_enc[] = {
+    UTF8KIT_UTF8,    UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE, UTF8KIT_UTF32BE,
+    UTF8KIT_UCS2LE,  UTF8KIT_UCS2BE,  UTF8KIT_LATIN1,  UTF8KIT_ASCII,   UTF8KIT_CP1252,
+    UTF8KIT_CESU8,   UTF8KIT_MUTF8,   UTF8KIT_UTF8_RFC2279};
+#define N_ENC (sizeof all_enc / sizeof all_enc[0])
+
+static const uint32_t substitutes[] = {0, '?', 0xFFFD, 0x20AC, 0x1F600};
+
+static int full_pairs; /* every pair for every input, else a sample */
+
+static void run_all(const unsigned char *s, size_t n, enum src_class c, const char *gen)
+{
+    static const utf8kit_encoding from8[] = {UTF8KIT_UTF8,  UTF8KIT_CESU8, UTF8KIT_MUTF8,
+                                             UTF8KIT_LATIN1, UTF8KIT_ASCII, UTF8KIT_CP1252,
+                                             UTF8KIT_UTF8_RFC2279};
+    static const utf8kit_encoding from16[] = {UTF8KIT_UTF16LE, UTF8KIT_UCS2LE};
+    static const utf8kit_encoding from32[] = {UTF8KIT_UTF32LE};
+    const utf8kit_encoding *fr;
+    size_t nf, i, j, p;
+    struct op o;
+    /* the same units in big-endian order for the BE sources */
+    unsigned char *sw = malloc(n ? n : 1);
+    size_t u = c == SRC_UTF16 ? 2 : c == SRC_UTF32 ? 4 : 1;
+    for (i = 0; i + u <= n; i += u)
+        for (j = 0; j < u; j++)
+            sw[i + j] = s[i + u - 1 - j];
+    for (; i < n; i++)
+        sw[i] = s[i];
+
+    switch (c) {
+    case SRC_UTF16:
+        fr = from16, nf = 2;
+        break;
+    case SRC_UTF32:
+        fr = from32, nf = 1;
+        break;
+    default:
+        fr = from8, nf = sizeof from8 / sizeof from8[0];
+    }
+    memset(&o, 0, sizeof o);
+    o.kind = OP_CONVERT;
+    for (i = 0; i < nf; i++) {
+        /* always UTF-8, the first source, and all targets for it */
+        if (!full_pairs && i > 0 && rnd() % 3 != 0)
+            continue;
+        for (j = 0; j < N_ENC; j++) {
+            if (!full_pairs && i > 0 && rnd() % 2)
+                continue;
+            for (p = 0; p < 4; p++) {
+                int be = (c != SRC_BYTES8) && (rnd() & 1);
+                utf8kit_result sr;
+                o.from = fr[i];
+                if (be)
+                    o.from = (utf8kit_encoding)(o.from + 1); /* the BE twin */
+                o.to = all_enc[j];
+                o.opt.policy = (utf8kit_policy)p;
+                o.opt.bom = (rnd() % 4 == 0) ? (utf8kit_bom_policy)(1 + rnd() % 2) : UTF8KIT_BOM_KEEP;
+                o.opt.substitute = (rnd() % 4 == 0) ? substitutes[rnd() % 5] : 0;
+                o.misalign = rnd() % 4 == 0;
+                if (p == 3) { /* ASSUME_VALID only on input the scalar kernel finds valid */
+                    utf8kit_options st = o.opt;
+                    st.policy = UTF8KIT_STRICT;
+                    utf8kit_impl_select("scalar");
+                    sr = utf8kit_convert(o.from, o.to, be ? sw : s, n, NULL, 0, &st);
+                    if (sr.status != UTF8KIT_OK)
+                        continue;
+                }
+                check_op(&o, be ? sw : s, n, gen);
+            }
+        }
+    }
+
+    /* typed */
+    o.misalign = 0;
+    for (p = 0; p < 4; p++) {
+        o.opt.policy = (utf8kit_policy)p;
+        if (c == SRC_BYTES8) {
+            int valid;
+            utf8kit_impl_select("scalar");
+            valid = utf8kit_is_valid((const char *)s, n);
+            if (p == 3 && !valid)
+                continue;
+            o.kind = OP_U8_16LE, check_op(&o, s, n, gen);
+            o.kind = OP_U8_16BE, check_op(&o, s, n, gen);
+            o.kind = OP_U8_32, check_op(&o, s, n, gen);
+            if (p != 3 || utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_LATIN1, s, n, NULL, 0, NULL).status ==
+                              UTF8KIT_OK)
+                o.kind = OP_U8_L1, check_op(&o, s, n, gen);
+            if (p == 0) {
+                o.kind = OP_L1_U8, check_op(&o, s, n, gen);
+                o.kind = OP_REPAIR, check_op(&o, s, n, gen);
+                o.kind = OP_VALIDATE, check_op(&o, s, n, gen);
+            }
+        } else if (c == SRC_UTF16) {
+            utf8kit_impl_select("scalar");
+            if (p == 3 && utf8kit_utf16le_to_utf8((const uint16_t *)(const void *)s, n / 2, NULL, 0,
+                                                  UTF8KIT_STRICT).status != UTF8KIT_OK)
+                continue;
+            o.kind = OP_16LE_U8, check_op(&o, s, n & ~(size_t)1, gen);
+            o.kind = OP_16BE_U8, check_op(&o, sw, n & ~(size_t)1, gen);
+        } else {
+            utf8kit_impl_select("scalar");
+            if (p == 3 && utf8kit_utf32_to_utf8((const uint32_t *)(const void *)s, n / 4, NULL, 0,
+                                                UTF8KIT_STRICT).status != UTF8KIT_OK)
+                continue;
+            o.kind = OP_32_U8, check_op(&o, s, n & ~(size_t)3, gen);
+        }
+    }
+    free(sw);
+}
+
+/* ---- generators --------------------------------------------------------- */
+
+/* A random code point needing `w` UTF-8 octets (w = 1..4). */
+static uint32_t cp_of_width(int w)
+{
+    uint32_t c;
+    switch (w) {
+    case 1:
+        c = rnd() % 0x80;
+        if (rnd() % 8 == 0)
+            c = '\n';
+        return c;
+    case 2:
+        return 0x80 + rnd() % (0x800 - 0x80);
+    case 3:
+        do
+            c = 0x800 + rnd() % (0x10000 - 0x800);
+        while (c >= 0xD800 && c <= 0xDFFF);
+        if (rnd() % 16 == 0)
+            c = rnd() % 2 ? 0xFEFF : 0xFFFD;
+        return c;
+    default:
+        return 0x10000 + rnd() % (0x110000 - 0x10000);
+    }
+}
+
+static size_t put8(unsigned char *d, uint32_t c)
+{
+    return utf8kit_encode(c, (char *)d);
+}
+
+/* Valid UTF-8 of about n bytes; mix: 0 = random width per char, 1..4 =
+ * mostly that width, 5 = runs of widths, 6..9 = only width 1..4. */
+static size_t gen_valid8(unsigned char *d, size_t n, int mix)
+{
+    size_t k = 0;
+    int runw = 1, runleft = 0;
+    while (k + 4 <= n) {
+        int w;
+        if (mix == 0)
+            w = 1 + (int)(rnd() % 4);
+        else if (mix >= 6) /* one width only */
+            w = mix - 5;
+        else if (mix <= 4)
+            w = rnd() % 8 == 0 ? 1 + (int)(rnd() % 4) : mix;
+        else {
+            if (runleft == 0)
+                runw = 1 + (int)(rnd() % 4), runleft = 1 + (int)(rnd() % 40);
+            runleft--;
+            w = runw;
+        }
+        k += put8(d + k, cp_of_width(w));
+    }
+    while (k < n)
+        d[k++] = (unsigned char)('a' + rnd() % 26);
+    return k;
+}
+
+static const unsigned char bad_bytes[] = {0x80, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xED, 0xEF,
+                                          0xF0, 0xF4, 0xF5, 0xF7, 0xF8, 0xFE, 0xFF, 0xA0, 0x90, 0x8F};
+
+/* One mutation near a block edge (16, 32, 64 multiples, -4..+4). */
+static void mutate8(unsigned char *d, size_t n)
+{
+    static const size_t blk[] = {16, 32, 64};
+    size_t b, at;
+    if (n == 0)
+        return;
+    b = blk[rnd() % 3];
+    at = (1 + rnd() % (n / b + 1)) * b;
+    at = at + (rnd() % 9) - 4;
+    if (at >= n)
+        at = n - 1 - rnd() % (n < 5 ? n : 5);
+    switch (rnd() % 6) {
+    case 0:
+        d[at] = bad_bytes[rnd() % sizeof bad_bytes];
+        break;
+    case 1: /* a surrogate, an overlong or too large 2..3 byte prefix */
+    {
+        static const unsigned char pre[][3] = {{0xED, 0xA0, 0x80}, {0xED, 0xBF, 0xBF}, {0xE0, 0x9F, 0xBF},
+                                                {0xF0, 0x8F, 0xBF}, {0xF4, 0x90, 0x80}, {0xC0, 0xAF, 0x41},
+                                                {0xC1, 0xBF, 0x41}, {0xF5, 0x80, 0x80}};
+        size_t q = rnd() % 8, k;
+        for (k = 0; k < 3 && at + k < n; k++)
+            d[at + k] = pre[q][k];
+        break;
+    }
+    case 2: /* a continuation byte replaced by ASCII (a missing continuation) */
+        d[at] = (unsigned char)('A' + rnd() % 26);
+        break;
+    case 3:
+        d[at] = (unsigned char)rnd();
+        break;
+    case 4: /* a lead byte at the very end: truncation */
+        d[n - 1] = (unsigned char)(0xC2 + rnd() % 0x33);
+        break;
+    default: /* flip one bit */
+        d[at] ^= (unsigned char)(1u << (rnd() % 8));
+    }
+}
+
+static size_t put16(unsigned char *d, uint16_t u)
+{
+    d[0] = (unsigned char)u;
+    d[1] = (unsigned char)(u >> 8);
+    return 2;
+}
+
+/* UTF-16LE of about n units; with surrogate trouble at block edges. */
+static size_t gen_utf16(unsigned char *d, size_t units, int trouble)
+{
+    size_t k = 0, mix = rnd() % 9;
+    while (k / 2 + 2 <= units) {
+        /* 0 any width, 1..4 mostly that one, 5..8 only that one */
+        int w = mix == 0 ? 1 + (int)(rnd() % 4)
+                : mix <= 4 ? (rnd() % 8 ? (int)mix : 1)
+                           : (int)mix - 4;
+        uint32_t c = cp_of_width(w);
+        if (c >= 0x10000) {
+            c -= 0x10000;
+            k += put16(d + k, (uint16_t)(0xD800 + (c >> 10)));
+            k += put16(d + k, (uint16_t)(0xDC00 + (c & 0x3FF)));
+        } else
+            k += put16(d + k, (uint16_t)c);
+    }
+    while (k / 2 < units)
+        k += put16(d + k, 'z');
+    if (trouble && units > 0) {
+        int t, nt = 1 + (int)(rnd() % 3);
+        for (t = 0; t < nt; t++) {
+            static const size_t blk[] = {8, 16, 32};
+            size_t b = blk[rnd() % 3], at = ((1 + rnd() % (units / b + 1)) * b + rnd() % 5) - 2;
+            if (at >= units)
+                at = units - 1;
+            switch (rnd() % 5) {
+            case 0: /* lone high */
+                put16(d + 2 * at, (uint16_t)(0xD800 + rnd() % 0x400));
+                break;
+            case 1: /* lone low */
+                put16(d + 2 * at, (uint16_t)(0xDC00 + rnd() % 0x400));
+                break;
+            case 2: /* a pair straddling the edge */
+                put16(d + 2 * at, (uint16_t)(0xD800 + rnd() % 0x400));
+                if (at + 1 < units)
+                    put16(d + 2 * at + 2, (uint16_t)(0xDC00 + rnd() % 0x400));
+                break;
+            case 3: /* reversed pair */
+                put16(d + 2 * at, (uint16_t)(0xDC00 + rnd() % 0x400));
+                if (at + 1 < units)
+                    put16(d + 2 * at + 2, (uint16_t)(0xD800 + rnd() % 0x400));
+                break;
+            default: /* high surrogate at the very end */
+                put16(d + 2 * (units - 1), (uint16_t)(0xD800 + rnd() % 0x400));
+            }
+        }
+    }
+    return 2 * units;
+}
+
+static size_t gen_utf32(unsigned char *d, size_t units, int trouble)
+{
+    size_t i;
+    int mix = (int)(rnd() % 5);
+    for (i = 0; i < units; i++) {
+        uint32_t c = cp_of_width(mix == 0 ? 1 + (int)(rnd() % 4) : (rnd() % 8 ? mix : 1));
+        if (trouble && rnd() % 24 == 0) {
+            static const uint32_t badv[] = {0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0x110000,
+                                            0x10FFFF, 0xFFFFFFFF, 0x7FFFFFFF, 0x80000000, 0x1FFFFF};
+            c = badv[rnd() % 10];
+            if (rnd() % 4 == 0)
+                c = rnd() ^ (rnd() << 21);
+        }
+        d[4 * i] = (unsigned char)c;
+        d[4 * i + 1] = (unsigned char)(c >> 8);
+        d[4 * i + 2] = (unsigned char)(c >> 16);
+        d[4 * i + 3] = (unsigned char)(c >> 24);
+    }
+    return 4 * units;
+}
+
+static size_t rand_len(size_t maxn)
+{
+    switch (rnd() % 4) {
+    case 0:
+        return rnd() % 40;
+    case 1: /* just around the block sizes */
+    {
+        static const size_t e[] = {16, 32, 48, 64, 96, 128, 192, 256};
+        size_t v = e[rnd() % 8] + (rnd() % 9) - 4;
+        return v < maxn ? v : maxn;
+    }
+    default:
+        return rnd() % maxn;
+    }
+}
+
+/* ---- regression cases --------------------------------------------------- */
+
+/* The input: `rep` copies of the hex bytes `unit`, then the hex bytes
+ * `tail`. */
+struct regr {
+    const char *unit;
+    unsigned rep;
+    const char *tail;
+    enum src_class c;
+    const char *note;
+};
+
+/* Reproducers found by this program; each runs through every operation
+ * of its source class (every pair, every policy, every room). */
+static const struct regr regressions[] = {
+    {"", 0, "", SRC_BYTES8, "empty"},
+    /* avx512 UTF-8 -> UTF-16/UTF-32 (src/simd/compress.h,
+     * u8k_check_decode): a C0 or C1 as the last byte of a 64-byte block
+     * that takes the general (lookup) path, its tail in the next block
+     * that takes the 2-byte path, was accepted: STRICT gave OK and
+     * REPLACE no U+FFFD (scalar: OVERLONG at 63, error_len 1). */
+    {"E4 B8 80", 21, "C1 BF", SRC_BYTES8, "avx512 C1 BF across the block edge at 64"},
+    {"E4 B8 80", 42, "61 C0 80", SRC_BYTES8, "avx512 C0 80 across the block edge at 128"},
+    {"F0 9F 98 80", 15, "61 61 61 C1 BF 61", SRC_BYTES8, "avx512 C1 BF after 4-byte text"},
+    {NULL, 0, NULL, SRC_BYTES8, NULL}};
+
+static size_t from_hex(const char *h, unsigned char *d)
+{
+    size_t n = 0;
+    while (*h) {
+        unsigned v;
+        if (*h == ' ') {
+            h++;
+            continue;
+        }
+        if (sscanf(h, "%2x", &v) != 1)
+            break;
+        d[n++] = (unsigned char)v;
+        h += 2;
+    }
+    return n;
+}
+
+static unsigned char gbuf[80 * 1024];
+
+int main(void)
+{
+    size_t i, iters, maxn;
+    int q = quick();
+    const char *env_iters = getenv("UTF8KIT_DIFF_ITERS");
+    test_begin();
+    snprintf(active, sizeof active, "%s", utf8kit_impl_name());
+    for (i = 0; i < ROOMS; i++) {
+        outbuf[0][i] = malloc(OUTMAX);
+        outbuf[1][i] = malloc(OUTMAX);
+        if (!outbuf[0][i] || !outbuf[1][i])
+            return 2;
+    }
+
+    /* the regression cases, every build, every pair */
+    full_pairs = 1;
+    for (i = 0; regressions[i].unit && !getenv("UTF8KIT_DIFF_NO_REGRESSIONS"); i++) {
+        size_t n = 0, r;
+        for (r = 0; r < regressions[i].rep; r++)
+            n += from_hex(regressions[i].unit, gbuf + n);
+        n += from_hex(regressions[i].tail, gbuf + n);
+        run_all(gbuf, n, regressions[i].c, regressions[i].note);
+    }
+
+    /* the random sweep */
+    full_pairs = 0;
+    iters = q ? 60 : 700;
+    maxn = 600;
+    /* local stress runs: UTF8KIT_DIFF_ITERS=n UTF8KIT_DIFF_SEED=s UTF8KIT_DIFF_MAXN=bytes
+     * (and UTF8KIT_DIFF_NO_REGRESSIONS=1 above) */
+    if (env_iters && *env_iters)
+        iters = strtoul(env_iters, NULL, 10);
+    if (getenv("UTF8KIT_DIFF_MAXN"))
+        maxn = strtoul(getenv("UTF8KIT_DIFF_MAXN"), NULL, 10);
+    if (maxn < 8 || maxn > 60000)
+        maxn = 600;
+    if (getenv("UTF8KIT_DIFF_SEED"))
+        rng ^= strtoull(getenv("UTF8KIT_DIFF_SEED"), NULL, 10) * 0x100000001B3ull;
+    for (i = 0; i < iters; i++) {
+        size_t n = rand_len(maxn);
+        const char *gen;
+        enum src_class c = SRC_BYTES8;
+        switch (i % 8) {
+        case 0:
+            gen = "valid8";
+            n = gen_valid8(gbuf, n, (int)(rnd() % 10));
+            break;
+        case 1:
+        case 2:
+            gen = "valid8+mutation";
+            n = gen_valid8(gbuf, n, (int)(rnd() % 10));
+            mutate8(gbuf, n);
+            if (rnd() % 3 == 0)
+                mutate8(gbuf, n);
+            break;
+        case 3: {
+            size_t a = 16 + rnd() % 200, k;
+            gen = "ascii-run+multibyte";
+            if (a > n)
+                n = a + 8;
+            for (k = 0; k < a; k++)
+                gbuf[k] = (unsigned char)(0x20 + rnd() % 0x5F);
+            n = a + gen_valid8(gbuf + a, n - a, 1 + (int)(rnd() % 5));
+            if (rnd() % 2)
+                mutate8(gbuf, n);
+            break;
+        }
+        case 4:
+            if (rnd() % 2) { /* ASCII with a few high bytes (0..6 a block) */
+                size_t k, h = rnd() % (n / 10 + 2);
+                gen = "ascii+sparse-high";
+                for (k = 0; k < n; k++)
+                    gbuf[k] = (unsigned char)(0x20 + rnd() % 0x5F);
+                for (k = 0; k < h && n > 1; k++) {
+                    size_t at = rnd() % (n - 1);
+                    if (rnd() % 2) {
+                        gbuf[at] = (unsigned char)(0xC2 + rnd() % 2);
+                        gbuf[at + 1] = (unsigned char)(0x80 + rnd() % 0x40);
+                    } else
+                        gbuf[at] = (unsigned char)(0x80 + rnd() % 0x80);
+                }
+            } else {
+                size_t k;
+                gen = "random-bytes";
+                for (k = 0; k < n; k++)
+                    gbuf[k] = (unsigned char)(rnd() % 3 ? rnd() : 0x80 + rnd() % 0x40);
+            }
+            break;
+        case 5:
+        case 6:
+            gen = "utf16";
+            c = SRC_UTF16;
+            n = gen_utf16(gbuf, n / 2, rnd() % 4 != 0);
+            if (rnd() % 8 == 0) /* an odd byte at the end */
+                gbuf[n++] = 0x41;
+            break;
+        default:
+            gen = "utf32";
+            c = SRC_UTF32;
+            n = gen_utf32(gbuf, n / 4, rnd() % 3 != 0);
+        }
+        run_all(gbuf, n, c, gen);
+    }
+
+    /* a few long ones for the validators and counters (the vector
+     * accumulators are summed at intervals) */
+    for (i = 0; i < (q ? 2u : 6u); i++) {
+        struct op o;
+        size_t n = 20000 + rnd() % 50000;
+        n = gen_valid8(gbuf, n, (int)(rnd() % 10));
+        memset(&o, 0, sizeof o);
+        o.kind = OP_VALIDATE;
+        check_op(&o, gbuf, n, "long valid8");
+        o.kind = OP_U8_16LE;
+        check_op(&o, gbuf, n, "long valid8");
+        if (i & 1) {
+            mutate8(gbuf, n);
+            gbuf[n - 1000 - rnd() % 1000] = 0xFF;
+            o.kind = OP_VALIDATE;
+            check_op(&o, gbuf, n, "long valid8+mutation");
+        }
+    }
+
+    utf8kit_impl_select(active);
+    for (i = 0; i < ROOMS; i++) {
+        free(outbuf[0][i]);
+        free(outbuf[1][i]);
+    }
+    return test_done("test_kernel_diff");
+}
