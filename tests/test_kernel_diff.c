@@ -762,6 +762,134 @@ static size_t from_hex(const char *h, unsigned char *d)
 
 static unsigned char gbuf[80 * 1024];
 
+/* Filler text of one class up to exactly `upto` bytes (ASCII pads the
+ * last 0..3): 0 ASCII, 1 two-byte, 2 three-byte, 3 four-byte, 4 a mix. */
+static size_t fill8(unsigned char *d, size_t k, size_t upto, int cls)
+{
+    static const uint32_t cps[] = {'a', 0xE9, 0x4E00, 0x1F600};
+    size_t j = 0;
+    while (k < upto) {
+        uint32_t c = cls == 4 ? cps[j++ % 4] : cps[cls];
+        if (utf8kit_encoded_length(c) > upto - k)
+            c = 'a';
+        k += put8(d + k, c);
+    }
+    return k;
+}
+
+/* The block-edge matrix: for every pair of text classes before and after,
+ * each sequence of `seqs` starting 0..3 bytes before a block edge (16, 64,
+ * 128), followed by 70 bytes of the second class or by the end. */
+static void edge_matrix8(int q)
+{
+    static const char *const seqs[] = {
+        "C0 80", "C1 BF", "C2 41", "C2", "E0 80 80", "E0 9F BF", "ED A0 80", "ED BF BF", "EF BF",
+        "F0 8F BF BF", "F4 90 80 80", "F5 80 80 80", "FF", "80", "BF", "E4 B8", "F0 9F 98",
+        "C2 80", "E0 A0 80", "ED 9F BF", "F0 90 80 80", "F4 8F BF BF", "EF BF BF", "F8 88 80 80 80"};
+    static const size_t edges[] = {16, 64, 128};
+    size_t e, k, si;
+    int a, b, end;
+    unsigned char sq[8];
+    for (e = 0; e < 3; e++)
+        for (k = 0; k < 4; k++)
+            for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++)
+                for (a = 0; a < 5; a++)
+                    for (b = 0; b < 5; b++)
+                        for (end = 0; end < 2; end++) {
+                            struct op o;
+                            size_t n, sl = from_hex(seqs[si], sq);
+                            if (q && (e + k + si + (size_t)a + (size_t)b) % 4)
+                                continue;
+                            if (end && b)
+                                continue;
+                            n = fill8(gbuf, 0, edges[e] - k, a);
+                            memcpy(gbuf + n, sq, sl);
+                            n += sl;
+                            if (!end)
+                                n = fill8(gbuf, n, n + 70, b);
+                            memset(&o, 0, sizeof o);
+                            o.kind = OP_VALIDATE;
+                            check_op(&o, gbuf, n, "edge matrix 8");
+                            o.kind = OP_REPAIR;
+                            check_op(&o, gbuf, n, "edge matrix 8");
+                            for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
+                                 o.opt.policy++) {
+                                o.kind = OP_U8_16LE;
+                                check_op(&o, gbuf, n, "edge matrix 8");
+                                o.kind = OP_U8_32;
+                                check_op(&o, gbuf, n, "edge matrix 8");
+                                o.kind = OP_U8_L1;
+                                check_op(&o, gbuf, n, "edge matrix 8");
+                            }
+                        }
+}
+
+/* The same for UTF-16: units of one class (0 ASCII, 1 below U+0800, 2 BMP
+ * above, 3 pairs, 4 a mix) up to 0..2 units before an edge of 8, 16, 32
+ * or 64 units, a lone or paired surrogate, then 40 units or the end. */
+static size_t fill16(unsigned char *d, size_t k, size_t upto_units, int cls)
+{
+    static const uint16_t u[] = {'a', 0x3A9, 0x4E00, 0xD83D};
+    size_t j = 0;
+    while (k / 2 < upto_units) {
+        uint16_t c = cls == 4 ? u[j++ % 4] : u[cls];
+        if (c == 0xD83D && k / 2 + 2 > upto_units)
+            c = 'a';
+        k += put16(d + k, c);
+        if (c == 0xD83D)
+            k += put16(d + k, 0xDE00);
+    }
+    return k;
+}
+
+static void edge_matrix16(int q)
+{
+    static const uint16_t seqs[][2] = {{0xD800, 'a'}, {0xDBFF, 0x4E00}, {0xDC00, 'a'},
+                                       {0xDFFF, 0xD800}, {0xD83D, 0xDE00}, {0xDBFF, 0xDFFF},
+                                       {0xD800, 0xD800}, {0xDC00, 0xDC00}, {0xFFFF, 0xFEFF}};
+    static const size_t edges[] = {8, 16, 32, 64};
+    size_t e, k, si;
+    int a, b, end;
+    for (e = 0; e < 4; e++)
+        for (k = 0; k < 3; k++)
+            for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++)
+                for (a = 0; a < 5; a++)
+                    for (b = 0; b < 5; b++)
+                        for (end = 0; end < 3; end++) {
+                            struct op o;
+                            size_t n, j;
+                            if (q && (e + k + si + (size_t)a + (size_t)b) % 4)
+                                continue;
+                            if (end && b)
+                                continue;
+                            n = fill16(gbuf, 0, edges[e] - k, a);
+                            n += put16(gbuf + n, seqs[si][0]);
+                            if (end != 1) /* end 1: the input ends after the first unit */
+                                n += put16(gbuf + n, seqs[si][1]);
+                            if (!end)
+                                n = fill16(gbuf, n, n / 2 + 40, b);
+                            memset(&o, 0, sizeof o);
+                            for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
+                                 o.opt.policy++) {
+                                o.kind = OP_16LE_U8;
+                                check_op(&o, gbuf, n, "edge matrix 16");
+                                /* the same units big-endian */
+                                for (j = 0; j < n; j += 2) {
+                                    unsigned char t = gbuf[j];
+                                    gbuf[j] = gbuf[j + 1];
+                                    gbuf[j + 1] = t;
+                                }
+                                o.kind = OP_16BE_U8;
+                                check_op(&o, gbuf, n, "edge matrix 16");
+                                for (j = 0; j < n; j += 2) {
+                                    unsigned char t = gbuf[j];
+                                    gbuf[j] = gbuf[j + 1];
+                                    gbuf[j + 1] = t;
+                                }
+                            }
+                        }
+}
+
 int main(void)
 {
     size_t i, iters, maxn;
@@ -786,9 +914,15 @@ int main(void)
         run_all(gbuf, n, regressions[i].c, regressions[i].note);
     }
 
+    /* the block-edge matrices (deterministic) */
+    if (!getenv("UTF8KIT_DIFF_NO_REGRESSIONS")) {
+        edge_matrix8(q);
+        edge_matrix16(q);
+    }
+
     /* the random sweep */
     full_pairs = 0;
-    iters = q ? 60 : 700;
+    iters = q ? 60 : 450;
     maxn = 600;
     /* local stress runs: UTF8KIT_DIFF_ITERS=n UTF8KIT_DIFF_SEED=s UTF8KIT_DIFF_MAXN=bytes
      * (and UTF8KIT_DIFF_NO_REGRESSIONS=1 above) */
