@@ -10,7 +10,8 @@
  *    utf8kit_ascii_prefix, utf8kit_count, utf8kit_utf16_length and
  *    utf8kit_repair.
  * Each call runs with dst == NULL (measuring), with the exact room the
- * scalar kernel measured, one unit short, and a generous room; status,
+ * scalar kernel measured, one unit short, a generous room and a random
+ * room below the exact one; status,
  * read, written, error_len, replaced, the bytes written and a canary after
  * the room must all agree. Inputs are exact-size heap copies.
  * Generators (fixed seed): valid text of each width class (1-4 octets) and
@@ -165,7 +166,7 @@ static utf8kit_result call(const struct op *o, const void *s, size_t n, void *ds
 
 /* What one kernel gives for one operation: the results of the measuring
  * call and of each room, the bytes written, and for OP_VALIDATE a digest. */
-#define ROOMS 4
+#define ROOMS 5
 #define OUTMAX (1u << 20)
 #define CANARY 32
 struct outcome {
@@ -276,7 +277,9 @@ static int differ(const struct op *o, const struct outcome *w, const struct outc
         return 0;
     }
     for (i = 0; i < ROOMS; i++) {
-        const char *room = i == 0 ? "measure" : i == 1 ? "exact" : i == 2 ? "one short" : "generous";
+        static const char *const rooms[ROOMS] = {"measure", "exact", "one short", "generous",
+                                                  "random below exact"};
+        const char *room = rooms[i];
         if (i > 0 && w->out[i] == NULL)
             continue;
         if (!g->canary_ok[i]) {
@@ -325,6 +328,7 @@ static int compare(const struct op *o, const unsigned char *s0, size_t n, char *
         caps[1] = m.written;
         caps[2] = m.written ? m.written - 1 : 0;
         caps[3] = generous(o, n);
+        caps[4] = m.written ? rnd() % m.written : 0;
     }
     run_kernel(o, s, n, 0, caps, &ow);
     utf8kit_impl_select(active);
@@ -717,6 +721,58 @@ static size_t rand_len(size_t maxn)
     }
 }
 
+static unsigned char gbuf[80 * 1024];
+
+/* UTF-32: units of one class (0 ASCII, 1 below U+0800, 2 BMP above, 3
+ * supplementary, 4 a mix), one bad or boundary value 0..1 units before an
+ * edge of 4, 8, 16 or 32 units, then 20 units of a class or the end. */
+static void edge_matrix32(int q)
+{
+    static const uint32_t cps[] = {'a', 0x3A9, 0x4E00, 0x1F600};
+    static const uint32_t vals[] = {0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF, 0x80000000, 0x7FFFFFFF,
+                                    0x10FFFF, 0xFFFF, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000};
+    static const size_t edges[] = {4, 8, 16, 32};
+    size_t e, k, vi, n, j;
+    int a, b, end;
+    for (e = 0; e < 4; e++)
+        for (k = 0; k < 2; k++)
+            for (vi = 0; vi < sizeof vals / sizeof vals[0]; vi++)
+                for (a = 0; a < 5; a++)
+                    for (b = 0; b < 5; b++)
+                        for (end = 0; end < 2; end++) {
+                            struct op o;
+                            uint32_t u[80];
+                            size_t nu = 0;
+                            if (q && (e + k + vi + (size_t)a + (size_t)b) % 4)
+                                continue;
+                            if (end && b)
+                                continue;
+                            for (j = 0; j < edges[e] - k; j++)
+                                u[nu++] = a == 4 ? cps[j % 4] : cps[a];
+                            u[nu++] = vals[vi];
+                            if (!end)
+                                for (j = 0; j < 20; j++)
+                                    u[nu++] = b == 4 ? cps[j % 4] : cps[b];
+                            for (n = 0, j = 0; j < nu; j++, n += 4) {
+                                gbuf[n] = (unsigned char)u[j];
+                                gbuf[n + 1] = (unsigned char)(u[j] >> 8);
+                                gbuf[n + 2] = (unsigned char)(u[j] >> 16);
+                                gbuf[n + 3] = (unsigned char)(u[j] >> 24);
+                            }
+                            memset(&o, 0, sizeof o);
+                            for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
+                                 o.opt.policy++) {
+                                o.kind = OP_32_U8;
+                                check_op(&o, gbuf, n, "edge matrix 32");
+                            }
+                            o.kind = OP_CONVERT;
+                            o.from = UTF8KIT_UTF32LE;
+                            o.to = UTF8KIT_UTF16LE;
+                            o.opt.policy = UTF8KIT_STRICT;
+                            check_op(&o, gbuf, n, "edge matrix 32");
+                        }
+}
+
 /* ---- regression cases --------------------------------------------------- */
 
 /* The input: `rep` copies of the hex bytes `unit`, then the hex bytes
@@ -759,8 +815,6 @@ static size_t from_hex(const char *h, unsigned char *d)
     }
     return n;
 }
-
-static unsigned char gbuf[80 * 1024];
 
 /* Filler text of one class up to exactly `upto` bytes (ASCII pads the
  * last 0..3): 0 ASCII, 1 two-byte, 2 three-byte, 3 four-byte, 4 a mix. */
@@ -918,6 +972,7 @@ int main(void)
     if (!getenv("UTF8KIT_DIFF_NO_REGRESSIONS")) {
         edge_matrix8(q);
         edge_matrix16(q);
+        edge_matrix32(q);
     }
 
     /* the random sweep */
