@@ -19,9 +19,14 @@
  * ASCII runs followed by multibyte text; random bytes; UTF-16 with lone and
  * paired surrogates at block edges; UTF-32 with surrogates and values out
  * of range.
- * The regression cases at the top (reproducers of kernel bugs found by this
- * program and the fuzzers) run in every build, also under
- * UTF8KIT_TEST_QUICK=1, which only shrinks the random sweep.
+ * Deterministic block-edge matrices: UTF-8 sequences (good, overlong,
+ * surrogate, too large, truncated, stray) starting 0..3 bytes before the
+ * 16/64/128-byte edges, UTF-16 surrogates 0..2 units before the 8..64-unit
+ * edges and UTF-32 values 0..1 units before the 4..32-unit edges, between
+ * every pair of text classes (ASCII, 2-, 3-, 4-octet, mixed).
+ * The regression cases (reproducers of kernel bugs found by this program)
+ * run in every build, also under UTF8KIT_TEST_QUICK=1, which only thins
+ * the matrices and shrinks the random sweep.
  * On a mismatch the input is shrunk (units removed while the mismatch
  * persists) and the smallest reproducer is printed in hex.
  */
