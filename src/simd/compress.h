@@ -323,11 +323,16 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * times the work). */
         __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
         uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        /* the leads C0..DF one place back (prev's were checked with it:
-         * C0 and C1 there already failed); w - C0 < 2: w is C0 or C1 */
+        /* the leads C0..DF one place back; w - C0 < 2: w is C0 or C1 */
         uint64_t lead2 = (high & ~tail) << 1 | bf->m2 >> 63;
         uint64_t c01 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
                                               _mm512_set1_epi8(2));
+        /* A C0 or C1 that ends prev is an overlong lead too. When prev
+         * took this path it failed there, but after the general path only
+         * the lookup check of the next block would see it, and this path
+         * has none: test it here (bf->m2 bit 63: prev ends with C0..DF). */
+        if (bf->m2 >> 63)
+            c01 |= (unsigned)_mm_extract_epi8(_mm512_extracti32x4_epi32(prev, 3), 15) < 0xC2u;
         if ((tail ^ lead2) | c01)
             return U8K_BAD;
         *u = u8k_decode_two(w, p1, high, tail);
