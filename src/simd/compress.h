@@ -148,18 +148,19 @@ U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, const u8k_class
 /* ...and j + 32 for the last 32. */
 #define U8K_ZIP_HI _mm512_add_epi8(U8K_ZIP_LO, _mm512_set1_epi8(32))
 
-/* u8k_decode_block for a valid block of bytes 00..DF after a block that
- * ends a character or starts a 2-byte one: high marks the bytes 80..DF,
- * tail those 80..BF; p1 as there. */
+/* A valid block of bytes 00..DF after a block that ends a character or
+ * starts a 2-byte one (high marks the bytes 80..DF, tail those 80..BF; p1
+ * as in u8k_decode_block) does not need the byte planes of
+ * u8k_decode_block: the unit ending at byte b with the byte a before it
+ * is 64a + b - 3080 both for a tail after a lead a = C0 + x (64x + b - 80)
+ * and for ASCII b when a is set to C2 (C2 * 64 = 3080). So u.lo keeps the
+ * block and u.hi the byte before each byte, C2 before ASCII, and
+ * u8k_store_two packs the ends of both first and computes then. */
 U8K_INLINE u8k_units u8k_decode_two(__m512i cur, __m512i p1, uint64_t high, uint64_t tail)
 {
     u8k_units u;
-    __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, _mm512_set1_epi8(0x3F)),
-                                 _mm512_and_si512(_mm512_slli_epi16(p1, 6),
-                                                  _mm512_set1_epi8((char)0xC0)));
-    u.lo = _mm512_mask_mov_epi8(lo, ~high, cur);
-    u.hi = _mm512_maskz_mov_epi8(tail, _mm512_and_si512(_mm512_srli_epi16(p1, 2),
-                                                        _mm512_set1_epi8(0x07)));
+    u.lo = cur;
+    u.hi = _mm512_mask_mov_epi8(p1, ~high, _mm512_set1_epi8((char)0xC2));
     u.top = _mm512_setzero_si512();
     u.e = ~(high & ~tail); /* all but the leads */
     u.hs = 0;
@@ -211,6 +212,53 @@ U8K_INLINE void u8k_put16(uint16_t *d, __m512i v, unsigned n, bool exact)
         _mm512_mask_storeu_epi16(d, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1, v);
     else
         _mm512_storeu_si512((void *)d, v);
+}
+
+/* Stores the units of a block decoded by u8k_decode_two whose end is in e
+ * and returns their number, as u8k_store_units. The ends of u.lo and u.hi
+ * are packed by one byte compress each; byte pairs (b, a) are then zipped
+ * into 16-bit lanes (units 0..31 and 32..63, or 16 at a time into 32-bit
+ * lanes for UTF-32) where one multiply-add forms b + 64a. */
+U8K_INLINE unsigned u8k_store_two(const u8k_units *u, uint64_t e, void *dst, bool wide, bool be,
+                                  bool exact)
+{
+    const __m512i w64 = _mm512_set1_epi16(0x4001); /* bytes 1, 64 */
+    __m512i lc = _mm512_maskz_compress_epi8(e, u->lo), hc = _mm512_maskz_compress_epi8(e, u->hi);
+    unsigned n = (unsigned)__builtin_popcountll(e), q;
+    if (wide) {
+        uint32_t *d = (uint32_t *)dst;
+        for (q = 0; q < 4; q++) {
+            __m512i k = _mm512_add_epi8(U8K_GATHER32, _mm512_set1_epi8((char)(16 * q)));
+            __m512i v = _mm512_maskz_permutex2var_epi8(UINT64_C(0x3333333333333333), lc, k, hc);
+            unsigned m = n > 16 * q ? n - 16 * q : 0;
+            if (exact && m == 0)
+                break;
+            /* the high 16 bits of each lane are 0 * 1 + 0 * 64 */
+            v = _mm512_sub_epi32(_mm512_maddubs_epi16(v, w64), _mm512_set1_epi32(0x3080));
+            u8k_put32(d + 16 * q, v, m < 16 ? m : 16, exact);
+        }
+        return n;
+    }
+    {
+        uint16_t *d = (uint16_t *)dst;
+        __m512i u0 = _mm512_permutex2var_epi8(lc, U8K_ZIP_LO, hc);
+        __m512i u1 = _mm512_permutex2var_epi8(lc, U8K_ZIP_HI, hc);
+        u0 = _mm512_sub_epi16(_mm512_maddubs_epi16(u0, w64), _mm512_set1_epi16(0x3080));
+        u1 = _mm512_sub_epi16(_mm512_maddubs_epi16(u1, w64), _mm512_set1_epi16(0x3080));
+        if (be) {
+            u0 = u8k_swap16(u0);
+            u1 = u8k_swap16(u1);
+        }
+        if (!exact) {
+            _mm512_storeu_si512((void *)d, u0);
+            _mm512_storeu_si512((void *)(d + 32), u1);
+        } else {
+            u8k_put16(d, u0, n < 32 ? n : 32, true);
+            if (n > 32)
+                u8k_put16(d + 32, u1, n - 32, true);
+        }
+        return n;
+    }
 }
 
 /* Stores the units of u whose end is in e (a subset of u.e) at dst and
@@ -323,16 +371,17 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * times the work). */
         __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
         uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        /* the leads C0..DF one place back; w - C0 < 2: w is C0 or C1 */
+        /* the leads C0..DF one place back */
         uint64_t lead2 = (high & ~tail) << 1 | bf->m2 >> 63;
-        uint64_t c01 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
-                                              _mm512_set1_epi8(2));
-        /* A C0 or C1 that ends prev is an overlong lead too. When prev
-         * took this path it failed there, but after the general path only
-         * the lookup check of the next block would see it, and this path
-         * has none: test it here (bf->m2 bit 63: prev ends with C0..DF). */
-        if (bf->m2 >> 63)
-            c01 |= (unsigned)_mm_extract_epi8(_mm512_extracti32x4_epi32(prev, 3), 15) < 0xC2u;
+        /* An overlong lead C0 or C1 one place back (a lead C0..DF plus 3E
+         * has its top bit set just for C0 and C1): this
+         * sees the last byte of prev too, which after the general path
+         * only the next block's lookup check would see, and this path has
+         * none. A C0 or C1 that ends this block is seen by whatever takes
+         * the next block: this test, the lookup check, or the check that
+         * prev ends a character. */
+        uint64_t c01 =
+            lead2 & (uint64_t)_mm512_movepi8_mask(_mm512_add_epi8(p1, _mm512_set1_epi8(0x3E)));
         if ((tail ^ lead2) | c01)
             return U8K_BAD;
         *u = u8k_decode_two(w, p1, high, tail);
@@ -430,7 +479,9 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
     e = u.e & in;
     if (kind == U8K_BAD || (size_t)__builtin_popcountll(e) > cap - o)
         return u8k_rest(src, len, done, od, out, cap, flags, wide);
-    if (kind == U8K_ANY4)
+    if (kind == U8K_TWO)
+        o += u8k_store_two(&u, e, (unsigned char *)out + o * us, wide, be, true);
+    else if (kind == U8K_ANY4)
         o += u8k_store_units(&u, e, (unsigned char *)out + o * us, true, wide, be, true);
     else
         o += u8k_store_units(&u, e, (unsigned char *)out + o * us, false, wide, be, true);
@@ -483,7 +534,9 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         kind = u8k_check_decode(&st, w, high, &bf, &u, wide);
         if (kind == U8K_BAD)
             goto rest;
-        if (kind == U8K_ANY4) {
+        if (kind == U8K_TWO) {
+            n = u8k_store_two(&u, u.e, (unsigned char *)out + o * us, wide, be, false);
+        } else if (kind == U8K_ANY4) {
             n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, true, wide, be, false);
         } else {
             n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, false, wide, be, false);
