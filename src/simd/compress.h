@@ -333,13 +333,26 @@ U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool b
     }
 }
 
-/* An all-ASCII block as 64 units. */
-U8K_INLINE void u8k_widen_block(void *dst, __m512i w, bool wide, bool be)
+/* The all-ASCII block at s (64 bytes, already loaded and tested) as 64
+ * units. Each part is widened straight from memory: a zero-extension
+ * with a memory operand costs one shuffle-port operation, and taking the
+ * parts out of the loaded register would cost one more each. */
+U8K_INLINE void u8k_widen_block(void *dst, const unsigned char *s, bool wide, bool be)
 {
-    if (wide)
-        v_store_widen32((uint32_t *)dst, w);
-    else
-        v_store_widen16((uint16_t *)dst, w, be);
+    int k;
+    if (wide) {
+        for (k = 0; k < 4; k++)
+            _mm512_storeu_si512((uint32_t *)dst + 16 * k,
+                                _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(s + 16 * k))));
+        return;
+    }
+    for (k = 0; k < 2; k++) {
+        __m512i a =
+            _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(s + 32 * k)));
+        if (be)
+            a = _mm512_slli_epi16(a, 8);
+        _mm512_storeu_si512((uint16_t *)dst + 32 * k, a);
+    }
 }
 
 /* What the blocks before the current one left: the block itself and its
@@ -519,16 +532,24 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         int kind;
         if (high == 0) {
             /* All ASCII: valid unless prev ends inside a character (as in
-             * u8k_vblock). */
+             * u8k_vblock); the blocks after it are widened in a loop of
+             * their own while they are ASCII too. */
             if (v_any(v_subs(bf.prev, st.tailmax)))
                 goto rest;
-            u8k_widen_block((unsigned char *)out + o * us, w, wide, be);
-            o += 64;
-            done = b + 64;
+            for (;;) {
+                u8k_widen_block((unsigned char *)out + o * us, src + b, wide, be);
+                o += 64;
+                b += 64;
+                bf.prev = w;
+                if (b + 64 > len || o + 64 > cap)
+                    break;
+                w = v_load(src + b);
+                if (v_high(w) != 0)
+                    break;
+            }
+            done = b;
             od = o;
-            bf.prev = w;
             bf.m2 = bf.e0 = bf.f4 = 0;
-            b += 64;
             continue;
         }
         kind = u8k_check_decode(&st, w, high, &bf, &u, wide);
