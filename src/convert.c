@@ -476,7 +476,7 @@ utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *ds
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
+        return u8k_kernels_now()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
                                            trusted(policy));
     return typed(P_U8_U16, UTF8KIT_UTF16LE, src, len, dst, cap, policy, 0);
 }
@@ -485,7 +485,7 @@ utf8kit_result utf8kit_utf8_to_utf16be(const char *src, size_t len, uint16_t *ds
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
+        return u8k_kernels_now()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
                                            trusted(policy) | U8K_BE);
     return typed(P_U8_U16, UTF8KIT_UTF16BE, src, len, dst, cap, policy, U8K_BE);
 }
@@ -494,7 +494,7 @@ utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst,
                                      utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf8_to_utf32((const unsigned char *)src, len, dst, cap,
+        return u8k_kernels_now()->utf8_to_utf32((const unsigned char *)src, len, dst, cap,
                                            trusted(policy));
     return typed(P_U8_U32, UTF8KIT_UTF32, src, len, dst, cap, policy, 0);
 }
@@ -503,7 +503,7 @@ utf8kit_result utf8kit_utf16le_to_utf8(const uint16_t *src, size_t len, char *ds
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf16_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
+        return u8k_kernels_now()->utf16_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
     return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
 }
 
@@ -511,7 +511,7 @@ utf8kit_result utf8kit_utf16be_to_utf8(const uint16_t *src, size_t len, char *ds
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf16_to_utf8(src, len, (unsigned char *)dst, cap,
+        return u8k_kernels_now()->utf16_to_utf8(src, len, (unsigned char *)dst, cap,
                                            trusted(policy) | U8K_BE);
     return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, U8K_BE);
 }
@@ -520,14 +520,14 @@ utf8kit_result utf8kit_utf32_to_utf8(const uint32_t *src, size_t len, char *dst,
                                      utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf32_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
+        return u8k_kernels_now()->utf32_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
     return typed(P_U32_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
 }
 
 utf8kit_result utf8kit_latin1_to_utf8(const char *src, size_t len, char *dst, size_t cap)
 {
     if (one_call(src, dst, UTF8KIT_STRICT))
-        return u8k_active()->latin1_to_utf8((const unsigned char *)src, len, (unsigned char *)dst,
+        return u8k_kernels_now()->latin1_to_utf8((const unsigned char *)src, len, (unsigned char *)dst,
                                             cap);
     return typed(P_L1_U8, UTF8KIT_UTF8, src, len, dst, cap, UTF8KIT_STRICT, 0);
 }
@@ -536,7 +536,7 @@ utf8kit_result utf8kit_utf8_to_latin1(const char *src, size_t len, char *dst, si
                                       utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
-        return u8k_active()->utf8_to_latin1((const unsigned char *)src, len, (unsigned char *)dst,
+        return u8k_kernels_now()->utf8_to_latin1((const unsigned char *)src, len, (unsigned char *)dst,
                                             cap, trusted(policy));
     return typed(P_U8_L1, UTF8KIT_LATIN1, src, len, dst, cap, policy, 0);
 }

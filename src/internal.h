@@ -20,10 +20,12 @@
 #define U8K_LIKELY(x) __builtin_expect(!!(x), 1)
 #define U8K_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define U8K_INLINE static inline __attribute__((always_inline))
+#define U8K_NOINLINE __attribute__((noinline))
 #else
 #define U8K_LIKELY(x) (x)
 #define U8K_UNLIKELY(x) (x)
 #define U8K_INLINE static inline
+#define U8K_NOINLINE
 #endif
 
 /* ---- the RFC 3629 first-byte table (src/scalar/decode.c) ---------------- */

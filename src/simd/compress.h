@@ -501,8 +501,9 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
     return u8k_res(UTF8KIT_OK, len, o, 0);
 }
 
-/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true), 64-byte
- * blocks at a fixed stride from the start (see the header comment). The
+/* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true) of len >= 64
+ * bytes, 64-byte blocks at a fixed stride from the start (see the header
+ * comment). The
  * loop keeps done, the end of the last whole character stored, and od,
  * the units stored before it (a high surrogate whose low half is in the
  * next block is stored but not counted). The check runs under U8K_TRUSTED
@@ -522,8 +523,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
     bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
     bf.m2 = bf.e0 = bf.f4 = 0;
     u8k_vinit(&st);
-    if (len < 64) /* a short input: the last block only, all offsets 0 */
-        return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
     while (b + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
         uint64_t high = v_high(w), keep;
@@ -576,16 +575,48 @@ rest:
     return u8k_rest(src, len, done, od, out, cap, flags, wide);
 }
 
+/* A short input (len < 64) is the last block only, all offsets 0. It
+ * is a function of its own so that a short call does not pay the set-up
+ * of the block loop (its registers saved, its stack frame aligned). */
+U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, void *out, size_t cap,
+                                      unsigned flags, bool wide)
+{
+    u8k_before bf;
+    u8k_vstate st;
+    bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
+    bf.m2 = bf.e0 = bf.f4 = 0;
+    u8k_vinit(&st);
+    return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf16(const unsigned char *src, size_t len,
+                                                               uint16_t *dst, size_t cap,
+                                                               unsigned flags)
+{
+    return u8k_utf8_to_units(src, len, dst, cap, flags, false);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf32(const unsigned char *src, size_t len,
+                                                               uint32_t *dst, size_t cap,
+                                                               unsigned flags)
+{
+    return u8k_utf8_to_units(src, len, dst, cap, flags, true);
+}
+
 static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
                                                size_t cap, unsigned flags)
 {
-    return u8k_utf8_to_units(src, len, dst, cap, flags, false);
+    if (len < 64)
+        return u8k_short_units(src, len, dst, cap, flags, false);
+    return u8k_long_utf16(src, len, dst, cap, flags);
 }
 
 static utf8kit_result simd_utf8_to_utf32_vbmi2(const unsigned char *src, size_t len, uint32_t *dst,
                                                size_t cap, unsigned flags)
 {
-    return u8k_utf8_to_units(src, len, dst, cap, flags, true);
+    if (len < 64)
+        return u8k_short_units(src, len, dst, cap, flags, true);
+    return u8k_long_utf32(src, len, dst, cap, flags);
 }
 
 #endif /* UTF8KIT_SIMD_COMPRESS_H */

@@ -607,14 +607,9 @@ static utf8kit_result simd_validate_counts(const unsigned char *s, size_t len,
     return res;
 }
 
-/* The long paths are functions of their own, so that a short input does
- * not pay for their stack frame (aligned for vector spills) on entry. */
-#if defined(__GNUC__) || defined(__clang__)
-#define U8K_NOINLINE __attribute__((noinline))
-#else
-#define U8K_NOINLINE
-#endif
-
+/* The long paths are functions of their own (U8K_NOINLINE), so that a
+ * short input does not pay for their stack frame (aligned for vector
+ * spills) on entry. */
 static U8K_NOINLINE bool simd_is_valid_long(const unsigned char *s, size_t len)
 {
     size_t b;
