@@ -95,25 +95,8 @@ U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 }
 U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(w); }
 
-U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
-{
-    __m512i a = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(v));
-    __m512i b = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(v, 1));
-    if (be) {
-        a = _mm512_slli_epi16(a, 8);
-        b = _mm512_slli_epi16(b, 8);
-    }
-    _mm512_storeu_si512((void *)d, a);
-    _mm512_storeu_si512((void *)(d + 32), b);
-}
-
-U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
-{
-    _mm512_storeu_si512((void *)d, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 0)));
-    _mm512_storeu_si512((void *)(d + 16), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 1)));
-    _mm512_storeu_si512((void *)(d + 32), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 2)));
-    _mm512_storeu_si512((void *)(d + 48), _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(v, 3)));
-}
+/* No v_store_widen16 / v_store_widen32: simd/compress.h widens ASCII
+ * blocks straight from memory. */
 
 /* No v_narrow16: UTF-16 -> UTF-8 comes from simd/compress_to_utf8.h. */
 
