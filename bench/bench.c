@@ -62,6 +62,14 @@ static size_t op_utf16_length(const unsigned char *s, size_t n)
 {
     return utf8kit_utf16_length((const char *)s, n);
 }
+static size_t op_count_av(const unsigned char *s, size_t n)
+{
+    return utf8kit_count_assume_valid((const char *)s, n);
+}
+static size_t op_utf16_length_av(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf16_length_assume_valid((const char *)s, n);
+}
 static size_t op_u8_u16(const unsigned char *s, size_t n)
 {
     return utf8kit_utf8_to_utf16le((const char *)s, n, (uint16_t *)(void *)out, out_cap / 2, UTF8KIT_STRICT)
@@ -107,6 +115,10 @@ static const struct op ops[] = {
     {"is_valid", K_UTF8, op_is_valid, "validate"},
     {"count", K_UTF8, op_count, "count"},
     {"utf16_length", K_UTF8, op_utf16_length, "utf16_length"},
+    /* the same for text known to be valid, checking nothing: what
+     * simdutf's count_utf8 and utf16_length_from_utf8 do */
+    {"count_av", K_UTF8, op_count_av, "count_av"},
+    {"utf16_length_av", K_UTF8, op_utf16_length_av, "utf16_length_av"},
     /* validation + LF and sequences by length (utf8kit count's pass); no
      * peer has it */
     {"validate_counts", K_UTF8, op_validate_counts, "validate_counts"},

@@ -164,6 +164,8 @@ static const struct peer table[] = {
     {"simdutf", "validate", simdutf_validate},
     {"simdutf", "count", simdutf_count},
     {"simdutf", "utf16_length", simdutf_utf16_length},
+    {"simdutf", "count_av", simdutf_count},
+    {"simdutf", "utf16_length_av", simdutf_utf16_length},
     {"simdutf", "utf8>utf16le", simdutf_u8_u16},
     {"simdutf", "utf8>utf32", simdutf_u8_u32},
     {"simdutf", "utf16le>utf8", simdutf_u16_u8},

@@ -1,4 +1,4 @@
-// needs: utf8kit_validate utf8kit_validate_counts utf8kit_is_valid utf8kit_ascii_prefix utf8kit_impl_select
+// needs: utf8kit_validate utf8kit_validate_counts utf8kit_is_valid utf8kit_ascii_prefix utf8kit_count_assume_valid utf8kit_impl_select
 /*
  * fuzz_validate.c - validation, every kernel against the scalar reference
  * and the scalar reference against an independent decoder (fuzz_common.h).
@@ -9,7 +9,9 @@
  * is_valid agrees with it, ascii_prefix is the run of bytes < 80, and every
  * kernel gives the scalar result field for field; validate_counts gives
  * validate's result and the scalar kernel's counts, added to what the
- * struct held.
+ * struct held; count_assume_valid and utf16_length_assume_valid give the
+ * scalar kernel's byte counts (on any input) and, on valid input,
+ * utf8kit_count / utf8kit_utf16_length.
  */
 #include "fuzz_common.h"
 #include "internal.h"
@@ -66,6 +68,19 @@ static void check_one(const unsigned char *s, size_t len, const char *kname)
     for (i = 0; i < len && s[i] < 0x80; i++)
         ;
     FUZZ_CHECK(ap == i, "[%s] ascii_prefix %zu want %zu", kname, ap, i);
+    {
+        size_t c = utf8kit_count_assume_valid((const char *)s, len);
+        size_t u = utf8kit_utf16_length_assume_valid((const char *)s, len);
+        FUZZ_CHECK(c == u8k_scalar_count_assume_valid(s, len, false) &&
+                       u == u8k_scalar_count_assume_valid(s, len, true),
+                   "[%s] len %zu: count_assume_valid %zu/%zu, scalar %zu/%zu", kname, len, c, u,
+                   u8k_scalar_count_assume_valid(s, len, false),
+                   u8k_scalar_count_assume_valid(s, len, true));
+        if (r.status == UTF8KIT_OK)
+            FUZZ_CHECK(c == utf8kit_count((const char *)s, len) &&
+                           u == utf8kit_utf16_length((const char *)s, len),
+                       "[%s] len %zu: assume_valid counts differ on valid input", kname, len);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -249,6 +249,20 @@ UTF8KIT_API size_t utf8kit_count(const char *s, size_t len);
  * 1 for each maximal invalid subpart (its U+FFFD), as utf8kit_count. */
 UTF8KIT_API size_t utf8kit_utf16_length(const char *s, size_t len);
 
+/* utf8kit_count_assume_valid and utf8kit_utf16_length_assume_valid are
+ * utf8kit_count and utf8kit_utf16_length for text already known to be
+ * valid UTF-8 (checked before, or made by this library), at the speed of
+ * reading it: they check nothing. On valid input they return exactly what
+ * utf8kit_count / utf8kit_utf16_length return. On any other input the
+ * result is still defined and never more than 2 * len: the number of
+ * bytes that are not continuation bytes 80..BF, plus (UTF-16 length only)
+ * the number of bytes F0..FF; it is then not the count of U+FFFD
+ * replacement the validating calls give. Use them only where invalid
+ * input is impossible; where it is not, a wrong count is the least that
+ * can go wrong (RFC 3629 section 10). */
+UTF8KIT_API size_t utf8kit_count_assume_valid(const char *s, size_t len);
+UTF8KIT_API size_t utf8kit_utf16_length_assume_valid(const char *s, size_t len);
+
 /* utf8kit_counts: the figures utf8kit_validate_counts adds up. */
 typedef struct utf8kit_counts {
     uint64_t lines;  /* LF (0A) bytes */

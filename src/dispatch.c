@@ -26,6 +26,7 @@ const u8k_kernels u8k_scalar_kernels = {
     u8k_scalar_utf32_to_utf8,
     u8k_scalar_latin1_to_utf8,
     u8k_scalar_utf8_to_latin1,
+    u8k_scalar_count_assume_valid,
 };
 
 #ifdef UTF8KIT_HAVE_X86_SIMD

@@ -106,6 +106,8 @@ typedef struct u8k_kernels {
                                      size_t cap);
     utf8kit_result (*utf8_to_latin1)(const unsigned char *src, size_t len, unsigned char *dst,
                                      size_t cap, unsigned flags);
+    /* the characters (utf16: UTF-16 units) of text assumed valid */
+    size_t (*count_assume_valid)(const unsigned char *s, size_t len, bool utf16);
 } u8k_kernels;
 
 extern const u8k_kernels u8k_scalar_kernels;
@@ -113,6 +115,7 @@ extern const u8k_kernels u8k_scalar_kernels;
 /* The scalar kernels (src/scalar/), also the fallback of every SIMD one. */
 size_t u8k_scalar_count(const unsigned char *s, size_t len);
 size_t u8k_scalar_utf16_length(const unsigned char *s, size_t len);
+size_t u8k_scalar_count_assume_valid(const unsigned char *s, size_t len, bool utf16);
 utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
                                         size_t cap, unsigned flags);
 utf8kit_result u8k_scalar_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,

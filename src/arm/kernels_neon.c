@@ -120,4 +120,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_utf32_to_utf8_neon,
     simd_latin1_to_utf8,
     simd_utf8_to_latin1,
+    simd_count_assume_valid,
 };

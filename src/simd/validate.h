@@ -700,4 +700,36 @@ static size_t simd_utf16_length(const unsigned char *s, size_t len)
     return u8k_simd_count(s, len, true);
 }
 
+/* Counting text assumed valid (u8k_scalar_count_assume_valid): the bytes
+ * above BF as signed bytes, -65, are the ones that are not continuation
+ * bytes; the leads F0..FF of 4-octet characters are, with the top bit
+ * flipped (unsigned order made signed: b - 80), the bytes above 6F, and
+ * are counted only in a step whose bytes reach F0 (rare outside emoji
+ * and historic scripts; the largest byte minus 70, saturated, has its top
+ * bit set just when it is F0 or more). Four vectors per step; the zero padding of the
+ * last part counts as characters (not as F0..FF) and is taken off. */
+U8K_INLINE size_t u8k_count_f0(u8k_v v) { return v_count_gt(v_xor(v, v_splat(0x80)), 0x6F); }
+
+static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
+{
+    size_t i = 0, n = 0;
+    for (; i + 4 * VW <= len; i += 4 * VW) {
+        u8k_v a = v_load(s + i), b = v_load(s + i + VW);
+        u8k_v c = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
+        n += (size_t)v_count_gt(a, -65) + v_count_gt(b, -65) + v_count_gt(c, -65) +
+             v_count_gt(d, -65);
+        if (utf16 && v_high(v_subs(v_max(v_max(a, b), v_max(c, d)), v_splat(0x70))) != 0)
+            n += u8k_count_f0(a) + u8k_count_f0(b) + u8k_count_f0(c) + u8k_count_f0(d);
+    }
+    for (; i + VW <= len; i += VW) {
+        u8k_v a = v_load(s + i);
+        n += v_count_gt(a, -65) + (utf16 ? u8k_count_f0(a) : 0);
+    }
+    if (i < len) {
+        u8k_v a = v_load_part(s + i, len - i);
+        n += v_count_gt(a, -65) - (VW - (len - i)) + (utf16 ? u8k_count_f0(a) : 0);
+    }
+    return n;
+}
+
 #endif /* UTF8KIT_SIMD_VALIDATE_H */

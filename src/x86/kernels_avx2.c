@@ -112,4 +112,5 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_utf32_to_utf8_pext,
     simd_latin1_to_utf8_pext,
     simd_utf8_to_latin1_pext,
+    simd_count_assume_valid,
 };

@@ -129,4 +129,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_utf32_to_utf8_vbmi2,
     simd_latin1_to_utf8_vbmi2,
     simd_utf8_to_latin1_vbmi2,
+    simd_count_assume_valid,
 };

@@ -131,4 +131,5 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_utf32_to_utf8_sse,
     sse42_latin1_to_utf8,
     sse42_utf8_to_latin1,
+    simd_count_assume_valid,
 };
