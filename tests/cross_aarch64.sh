@@ -17,7 +17,7 @@ build=${1:-$src/build-aarch64}
 cmake -S "$src" -B "$build" -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
     -DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc \
     "-DCMAKE_CROSSCOMPILING_EMULATOR=qemu-aarch64;-L;/usr/aarch64-linux-gnu" \
-    -DUTF8KIT_BENCH=OFF -DUTF8KIT_FUZZ=OFF >/dev/null
+    -DUTF8KIT_BENCH=OFF -DUTF8KIT_FUZZ=OFF -DUTF8KIT_WERROR=ON >/dev/null
 cmake --build "$build" -j2
 # Emulation is slow: the tests shrink their sweeps.
 UTF8KIT_TEST_QUICK=1 ctest --test-dir "$build" -R '\.(scalar|neon)$' --output-on-failure
