@@ -57,8 +57,10 @@ U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 }
 U8K_INLINE uint64_t v_sum64(u8k_v w) { return vaddvq_u64(vreinterpretq_u64_u8(w)); }
 
-U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+/* VW units from the VW bytes at p */
+U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
 {
+    uint8x16_t v = vld1q_u8(p);
     uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_u8(vget_high_u8(v));
     if (be) {
         a = vshlq_n_u16(a, 8);
@@ -68,8 +70,9 @@ U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
     vst1q_u16(d + 8, b);
 }
 
-U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
+    uint8x16_t v = vld1q_u8(p);
     uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_u8(vget_high_u8(v));
     vst1q_u32(d, vmovl_u16(vget_low_u16(a)));
     vst1q_u32(d + 4, vmovl_u16(vget_high_u16(a)));
@@ -100,10 +103,44 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+/* 16-bit lanes, for simd/pext.h */
+U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
+{
+    return vreinterpretq_u8_u16(vmovl_u8(h ? vget_high_u8(v) : vget_low_u8(v)));
+}
+U8K_INLINE u8k_v v_splat16(uint16_t x) { return vreinterpretq_u8_u16(vdupq_n_u16(x)); }
+/* (a shift by a vector of counts: vshlq_n_u16 wants a constant, which an
+ * argument is not without optimisation) */
+U8K_INLINE u8k_v v_shl16(u8k_v v, int n)
+{
+    return vreinterpretq_u8_u16(vshlq_u16(vreinterpretq_u16_u8(v), vdupq_n_s16((int16_t)n)));
+}
+U8K_INLINE u8k_v v_gt16(u8k_v a, u8k_v b)
+{
+    return vreinterpretq_u8_u16(vcgtq_s16(vreinterpretq_s16_u8(a), vreinterpretq_s16_u8(b)));
+}
+U8K_INLINE u8k_v v_blend(u8k_v a, u8k_v b, u8k_v m) { return vbslq_u8(m, b, a); }
+U8K_INLINE u8k_v v_bswap16(u8k_v v) { return vrev16q_u8(v); }
+U8K_INLINE unsigned v_pack16(uint16_t *d, u8k_v x, const unsigned char (*rows)[16], unsigned m)
+{
+    vst1q_u8((unsigned char *)(void *)d, vqtbl1q_u8(x, vld1q_u8(rows[m])));
+    return (unsigned)__builtin_popcount(m);
+}
+U8K_INLINE unsigned v_pack32(uint32_t *d, u8k_v x, const unsigned char (*rows)[16], unsigned m)
+{
+    uint16x8_t c = vreinterpretq_u16_u8(vqtbl1q_u8(x, vld1q_u8(rows[m])));
+    vst1q_u32(d, vmovl_u16(vget_low_u16(c)));
+    vst1q_u32(d + 4, vmovl_u16(vget_high_u16(c)));
+    return (unsigned)__builtin_popcount(m);
+}
+
+#define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
+#define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/neon_to_utf8.h */
 #define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/neon_to_utf8.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
+#include "simd/pext.h"
 #include "simd/neon_to_utf8.h"
 
 const u8k_kernels u8k_neon_kernels = {
@@ -114,8 +151,8 @@ const u8k_kernels u8k_neon_kernels = {
     simd_count,
     simd_utf16_length,
     simd_validate_counts,
-    simd_utf8_to_utf16,
-    simd_utf8_to_utf32,
+    simd_utf8_to_utf16_pext,
+    simd_utf8_to_utf32_pext,
     simd_utf16_to_utf8_neon,
     simd_utf32_to_utf8_neon,
     simd_latin1_to_utf8,

@@ -1,15 +1,40 @@
 /*
- * simd/pext.h - UTF-8 -> UTF-16 and UTF-32 for 256-bit vectors without a
- * byte compress (AVX2), written once; src/x86/kernels_avx2.c includes it
- * after simd/transcode.h and defines U8K_OWN_UTF8_TO_UTF16 and
- * U8K_OWN_UTF8_TO_UTF32. The vector unit builds, in 16-bit lanes, the
- * value of the character that would end at each byte: the byte itself
- * (ASCII), or with the byte before it (2 bytes), or with the two before
- * it (3 bytes; the byte before is then a tail, not a lead); a byte shuffle
- * from a table packs the lanes of the real ends, 8 at a time. 4-byte
- * characters go to the scalar kernel. (The name is historical: PEXT did
- * the packing once.) The other directions live in simd/pext_to_utf8.h (UTF-16 and
- * UTF-32 -> UTF-8) and simd/pext_latin1.h (Latin-1).
+ * simd/pext.h - UTF-8 -> UTF-16 and UTF-32, written once for the vector
+ * units with a byte shuffle but no byte compress (AVX2, SSE4.2, NEON).
+ * A kernel file includes it after simd/transcode.h and defines
+ * U8K_OWN_UTF8_TO_UTF16 and U8K_OWN_UTF8_TO_UTF32.
+ *
+ * The vector unit builds, in 16-bit lanes, the value of the character
+ * that would end at each byte: the byte itself (ASCII), or with the byte
+ * before it (2 bytes), or with the two before it (3 bytes; the byte
+ * before is then a tail, not a lead); a byte shuffle from a table packs
+ * the lanes of the real ends, 8 at a time. 4-byte characters go to the
+ * scalar kernel. (The name is historical: PEXT did the packing once.)
+ * The other directions live in simd/pext_to_utf8.h (UTF-16 and UTF-32 ->
+ * UTF-8) and simd/pext_latin1.h (Latin-1).
+ *
+ * Besides the layer of simd/validate.h and simd/transcode.h it needs
+ *
+ *   v_load_widen16(d, p, be)  VW 16-bit units to d, unit k = byte k at p
+ *                        (big-endian in memory when be)
+ *   v_load_widen32(d, p)  VW 32-bit units to d, unit k = byte k at p
+ *
+ * and, on u8k_v read as VW / 2 lanes of 16 bits:
+ *
+ *   v_widen16(v, h)      byte k of half h of v (h = 0: bytes 0..VW/2-1,
+ *                        h = 1: the others) zero-extended into lane k
+ *   v_splat16(x)         every lane x
+ *   v_shl16(v, n)        every lane shifted left by n (0 < n < 16)
+ *   v_gt16(a, b)         all ones in the lanes where a > b (signed)
+ *   v_blend(a, b, m)     b where m is all ones, a where it is zero
+ *   v_bswap16(v)         the two bytes of every lane swapped
+ *   v_pack16(d, x, rows, m)  the lanes of x whose bit is set in m (bit k
+ *                        for lane k), in order, to the 16-bit units at d;
+ *                        each 128-bit part of x (8 lanes) by one byte
+ *                        shuffle with rows[its 8 bits of m]; writes VW / 2
+ *                        units (the ones past the count are garbage, to
+ *                        be overwritten); returns how many count
+ *   v_pack32(d, x, rows, m)  the same, each lane widened to a 32-bit unit
  */
 #ifndef UTF8KIT_SIMD_PEXT_H
 #define UTF8KIT_SIMD_PEXT_H
@@ -39,32 +64,62 @@
 static const unsigned char u8k_pack_rows[256][16] = {U8K_ROW64(0), U8K_ROW64(64), U8K_ROW64(128),
                                                     U8K_ROW64(192)};
 
-/* The 16-bit lanes of x whose bit is set in m (8 bits), packed, to d;
- * writes 8 lanes; returns how many count. */
-U8K_INLINE unsigned u8k_pack8x16(__m128i x, unsigned m, uint16_t *d)
+/* The bits of a block's byte masks (v_high) */
+#define U8K_BLOCK_BITS (VW == 64 ? ~(uint64_t)0 : ((uint64_t)1 << VW) - 1)
+#define U8K_HALF_BITS (((uint64_t)1 << VW / 2) - 1)
+
+/* The value of the character that would end at each byte of half h of
+ * the block w, in 16-bit lanes, given the bytes p1 and p2 one and two
+ * places before each byte (big-endian when be). With a1, a2 the bytes
+ * before and b the byte itself, x = a1 << 6 ^ b holds the low 6 bits of
+ * b and the bits of a1 above them, and what XOR takes away is known:
+ *   110xxxxx 10yyyyyy: x ^ 3080 (a1 << 6 had 3000 above xxxxx, b had 80)
+ *   1110wwww 10xxxxxx 10yyyyyy: x ^ a2 << 12 ^ 2080 (a1 << 6 had 2000,
+ *   which a2 << 12 leaves in place, and the shift drops a2's top nibble)
+ * a1 above BF is a lead (2 bytes), else a tail (3 bytes); b below 80 is
+ * ASCII, itself. Without `three` the block has no 3-byte character (p2
+ * is not read). Lanes that are no character's end get garbage. */
+U8K_INLINE u8k_v u8k_end_values(u8k_v w, u8k_v p1, u8k_v p2, int h, bool three, bool be)
 {
-    _mm_storeu_si128((__m128i *)(void *)d,
-                     _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)(const void *)u8k_pack_rows[m])));
-    return (unsigned)__builtin_popcount(m);
+    u8k_v b = v_widen16(w, h), a1 = v_widen16(p1, h);
+    u8k_v x = v_xor(v_shl16(a1, 6), b);
+    u8k_v v = v_xor(x, v_splat16(0x3080));
+    if (three) {
+        u8k_v v3 = v_xor(x, v_xor(v_shl16(v_widen16(p2, h), 12), v_splat16(0x2080)));
+        v = v_blend(v3, v, v_gt16(a1, v_splat16(0xBF)));
+    }
+    v = v_blend(v, b, v_gt16(v_splat16(0x80), b));
+    return be ? v_bswap16(v) : v;
 }
 
-/* The same, widened to 32-bit lanes; writes 8 lanes. */
-U8K_INLINE unsigned u8k_pack8x32(__m128i x, unsigned m, uint32_t *d)
+/* Stores the characters that end in block w (bit k of e: one ends at
+ * byte k) after the block prev, in order, at dst or dst32 (wide); writes
+ * at most VW units; returns how many count. */
+U8K_INLINE size_t u8k_block_units(u8k_v w, u8k_v prev, uint64_t e, bool three, bool be, bool wide,
+                                  uint16_t *dst, uint32_t *dst32)
 {
-    __m128i c = _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)(const void *)u8k_pack_rows[m]));
-    _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu16_epi32(c));
-    return (unsigned)__builtin_popcount(m);
+    u8k_v p1 = v_prev1(w, prev), p2 = three ? v_prev2(w, prev) : p1;
+    size_t n = 0;
+    for (int h = 0; h < 2; h++) {
+        u8k_v v = u8k_end_values(w, p1, p2, h, three, be);
+        unsigned m = (unsigned)(e >> (h * VW / 2) & U8K_HALF_BITS);
+        n += wide ? v_pack32(dst32 + n, v, u8k_pack_rows, m) : v_pack16(dst + n, v, u8k_pack_rows, m);
+    }
+    return n;
 }
 
 /* UTF-8 -> UTF-16, or UTF-32 when wide (BE applies to UTF-16 only), in
- * 32-byte blocks at a fixed stride from the start (as in simd/compress.h),
+ * VW-byte blocks at a fixed stride from the start (as in simd/compress.h),
  * so that where the next block starts never waits on this one's data.
- * done is the end of the last whole character stored, od the units before
- * it. A block with a byte F0..FF (or after a block ending in one) sends a
- * stretch from done to the scalar kernel, and the blocks start again
- * where it stopped (a character start). Under U8K_TRUSTED the blocks are
- * not checked: a block stores at most one unit per byte whatever it
- * holds, so invalid input still stays within utf8kit_max_output_size. */
+ * Each block is validated by the checks of simd/validate.h in the same
+ * pass; a block where they see an error sends the rest, from the end of
+ * the last character stored, to the scalar kernel, whose result is then
+ * the answer. done is that end, od the units before it. A block with a
+ * byte F0..FF sends a stretch from done to the scalar kernel, and the
+ * blocks start again where it stopped (a character start). Under
+ * U8K_TRUSTED the blocks are not checked: a block stores at most one unit
+ * per byte whatever it holds, so invalid input still stays within
+ * utf8kit_max_output_size. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_t len, void *out,
                                                  size_t cap, unsigned flags, bool wide)
 {
@@ -72,118 +127,101 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
     uint16_t *dst = (uint16_t *)out;
     uint32_t *dst32 = (uint32_t *)out;
     size_t b = 0, o = 0, done = 0, od = 0;
-    /* the block before b and its bytes C0..DF, E0..FF, F0..FF */
-    __m256i prev = _mm256_setzero_si256();
-    uint32_t pm2 = 0, pe0 = 0, pf4 = 0;
+    /* the block before b and its bytes C0..DF and E0..FF (bit k: byte k) */
+    u8k_v prev = v_splat(0);
+    uint64_t pm2 = 0, pe0 = 0;
     u8k_vstate st;
     utf8kit_result r;
-    const __m256i zero = _mm256_setzero_si256();
-    const __m256i swap = _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 1, 0,
-                                          3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14);
     u8k_vinit(&st);
     for (;;) {
         size_t j;
-        /* 64 units of room: 32 and the overhang of u8k_pack8x16/32 */
-        while (b + 32 <= len && o + 64 <= cap) {
-            __m256i w = v_load(src + b), p1, p2, lo, hi;
-            uint32_t high = (uint32_t)_mm256_movemask_epi8(w), tail, m2, e0, f4, e;
+        /* a block writes at most VW units from o (v_pack16/32 included) */
+        while (b + VW <= len && o + VW <= cap) {
+            u8k_v w = v_load(src + b);
+            uint64_t high = v_high(w), lead, tail, m2, e0, e;
             if (high == 0) {
-                /* all ASCII: valid unless prev ends inside a character */
+                /* All ASCII: valid unless prev ends inside a character.
+                 * So are the ASCII blocks after it (a loop of their own:
+                 * no check, nothing carried). */
                 if (!trusted && v_any(v_subs(prev, st.tailmax)))
                     goto rest;
-                if (wide)
-                    v_store_widen32(dst32 + o, w);
-                else
-                    v_store_widen16(dst + o, w, be);
-                o += 32;
-                done = b + 32;
+                for (;;) {
+                    if (wide)
+                        v_load_widen32(dst32 + o, src + b);
+                    else
+                        v_load_widen16(dst + o, src + b, be);
+                    o += VW;
+                    b += VW;
+                    prev = w;
+                    if (b + VW > len || o + VW > cap)
+                        break;
+                    w = v_load(src + b);
+                    if (v_high(w) != 0)
+                        break;
+                }
+                done = b;
                 od = o;
-                prev = w;
-                pm2 = pe0 = pf4 = 0;
-                b += 32;
+                pm2 = pe0 = 0;
                 continue;
             }
-            if ((high & 0xFFFF) == 0) {
-                /* At least 16 ASCII bytes first: widen all 32, keep the
-                 * ASCII ones, and start the next block at the first byte
-                 * that is not (a character start), after a block of zeros
-                 * (as ASCII as the bytes before it). */
-                unsigned a = (unsigned)__builtin_ctz(high);
+            if ((high & U8K_HALF_BITS) == 0) {
+                /* At least VW / 2 ASCII bytes first: widen all VW, keep
+                 * the ASCII ones, and start the next block at the first
+                 * byte that is not (a character start), after a block of
+                 * zeros (as ASCII as the bytes before it). */
+                size_t a = (size_t)__builtin_ctzll(high);
                 if (!trusted && v_any(v_subs(prev, st.tailmax)))
                     goto rest;
                 if (wide)
-                    v_store_widen32(dst32 + o, w);
+                    v_load_widen32(dst32 + o, src + b);
                 else
-                    v_store_widen16(dst + o, w, be);
+                    v_load_widen16(dst + o, src + b, be);
                 o += a;
                 b += a;
                 done = b;
                 od = o;
-                prev = zero;
-                pm2 = pe0 = pf4 = 0;
+                prev = v_splat(0);
+                pm2 = pe0 = 0;
                 continue;
             }
-            /* as signed bytes: tails 80..BF are below -64, E0..FF above
-             * -33, F0..FF above -17 (and below 0) */
-            tail = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(_mm256_set1_epi8(-64), w));
-            e0 = high & (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(w, _mm256_set1_epi8(-33)));
-            f4 = high & (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(w, _mm256_set1_epi8(-17)));
-            m2 = high & ~tail & ~e0;
-            if (f4 | pf4 >> 29)
+            /* F0..FF (v - EF is non-zero exactly there): so no block
+             * before b holds one either, which spares the checks the
+             * bytes 3 back (u8k_vcheck2_three) */
+            if (v_any(v_subs(w, v_splat(0xEF))))
                 goto four;
-            if (!trusted && v_any(u8k_vcheck2(&st, w, prev)))
-                goto rest;
+            /* v - 40 has its high bit set exactly for C0..FF, v - 60
+             * for E0..FF */
+            lead = v_high(v_subs(w, v_splat(0x40)));
+            e0 = v_high(v_subs(w, st.e0));
+            tail = high & ~lead;
+            m2 = lead & ~e0;
             /* a byte ends a character when it is ASCII, or a tail one
              * after a 2-byte lead or two after a 3-byte one */
-            e = ~high | (tail & ((m2 << 1 | pm2 >> 31) | (e0 << 2 | pe0 >> 30)));
-            if (e == 0)
-                goto rest; /* only invalid input (under U8K_TRUSTED) */
-            p1 = v_prev1(w, prev);
-            p2 = v_prev2(w, prev);
-            /* every byte k gets, in a 16-bit lane, the value of the
-             * character that would end there */
-            for (int h = 0; h < 2; h++) {
-                __m128i wb = h ? _mm256_extracti128_si256(w, 1) : _mm256_castsi256_si128(w);
-                __m128i p1b = h ? _mm256_extracti128_si256(p1, 1) : _mm256_castsi256_si128(p1);
-                __m128i p2b = h ? _mm256_extracti128_si256(p2, 1) : _mm256_castsi256_si128(p2);
-                __m256i bb = _mm256_cvtepu8_epi16(wb), a1 = _mm256_cvtepu8_epi16(p1b);
-                __m256i a2 = _mm256_cvtepu8_epi16(p2b), six = _mm256_set1_epi16(0x3F);
-                /* 110xxxxx 10yyyyyy */
-                __m256i v2 = _mm256_or_si256(
-                    _mm256_slli_epi16(_mm256_and_si256(a1, _mm256_set1_epi16(0x1F)), 6),
-                    _mm256_and_si256(bb, six));
-                /* 1110xxxx 10yyyyyy 10zzzzzz */
-                __m256i v3 = _mm256_or_si256(
-                    _mm256_slli_epi16(a2, 12),
-                    _mm256_or_si256(_mm256_slli_epi16(_mm256_and_si256(a1, six), 6),
-                                    _mm256_and_si256(bb, six)));
-                __m256i v = _mm256_blendv_epi8(v3, v2, _mm256_cmpgt_epi16(a1, _mm256_set1_epi16(0xBF)));
-                v = _mm256_blendv_epi8(v, bb, _mm256_cmpgt_epi16(_mm256_set1_epi16(0x80), bb));
-                if (be)
-                    v = _mm256_shuffle_epi8(v, swap);
-                if (h)
-                    hi = v;
-                else
-                    lo = v;
-            }
-            if (wide) {
-                o += u8k_pack8x32(_mm256_castsi256_si128(lo), e & 0xFF, dst32 + o);
-                o += u8k_pack8x32(_mm256_extracti128_si256(lo, 1), e >> 8 & 0xFF, dst32 + o);
-                o += u8k_pack8x32(_mm256_castsi256_si128(hi), e >> 16 & 0xFF, dst32 + o);
-                o += u8k_pack8x32(_mm256_extracti128_si256(hi, 1), e >> 24, dst32 + o);
+            e = ~high | (tail & (m2 << 1 | pm2 >> (VW - 1)));
+            if ((e0 | pe0 >> (VW - 2)) == 0) {
+                /* no E0..EF in this block or the 2 bytes before it: 1-
+                 * and 2-byte characters only (and no byte wants the
+                 * byte 2 back) */
+                if (!trusted && v_any(u8k_vcheck2_two(&st, w, prev)))
+                    goto rest;
+                e &= U8K_BLOCK_BITS;
+                if (e == 0)
+                    goto rest; /* only invalid input (under U8K_TRUSTED) */
+                o += u8k_block_units(w, prev, e, false, be, wide, dst + o, dst32 + o);
             } else {
-                o += u8k_pack8x16(_mm256_castsi256_si128(lo), e & 0xFF, dst + o);
-                o += u8k_pack8x16(_mm256_extracti128_si256(lo, 1), e >> 8 & 0xFF, dst + o);
-                o += u8k_pack8x16(_mm256_castsi256_si128(hi), e >> 16 & 0xFF, dst + o);
-                o += u8k_pack8x16(_mm256_extracti128_si256(hi, 1), e >> 24, dst + o);
+                if (!trusted && v_any(u8k_vcheck2_three(&st, w, prev)))
+                    goto rest;
+                e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
+                if (e == 0)
+                    goto rest;
+                o += u8k_block_units(w, prev, e, true, be, wide, dst + o, dst32 + o);
             }
-            done = b + 32 - (size_t)__builtin_clz(e);
+            done = b + 64 - (size_t)__builtin_clzll(e);
             od = o;
             prev = w;
             pm2 = m2;
             pe0 = e0;
-            pf4 = f4;
-            b += 32;
+            b += VW;
         }
         break;
     four:
@@ -199,8 +237,8 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
         }
         b = done = j;
         o = od = od + r.written;
-        prev = zero;
-        pm2 = pe0 = pf4 = 0;
+        prev = v_splat(0);
+        pm2 = pe0 = 0;
     }
 rest:
     r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)

@@ -3,11 +3,8 @@
  * width, on top of the vector layer of simd/validate.h plus:
  *
  *   v_store(p, v)              VW bytes to p, any alignment
- *   v_store_widen16(d, v, be)  VW 16-bit units, unit k = byte k of v
- *                              (big-endian in memory when be)
- *   v_store_widen32(d, v)      VW 32-bit units, unit k = byte k of v
  *
- * Shape of every kernel: whole blocks of ASCII go through the vector
+ * Shape of every kernel here: whole blocks of ASCII go through the vector
  * unit, where the conversion is a plain widening or narrowing and cannot
  * fail; anything else is handed, a stretch at a time, to the scalar
  * reference kernel, and the vector path resumes after it. A stretch ends
@@ -86,32 +83,13 @@ U8K_INLINE size_t u8k_stretch8(const unsigned char *s, size_t len, size_t i)
 #define U8K_FROM_UTF8_LOOP(ASCII, SCALAR)                                                  \
     U8K_BLOCK_LOOP(U8K_ASCII_IN(ASCII), U8K_END8, SCALAR)
 
-/* An instruction set may bring its own kernels (simd/compress.h,
- * simd/pext.h, ...): it then defines U8K_OWN_UTF8_TO_UTF16,
- * U8K_OWN_UTF8_TO_UTF32 or U8K_OWN_LATIN1 (both Latin-1 directions) before
- * including this file. UTF-16/32 -> UTF-8 are always their own (the
- * U8K_OWN_UTF16/32_TO_UTF8 defines only say so). */
-#ifndef U8K_OWN_UTF8_TO_UTF16
-static utf8kit_result simd_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
-                                         size_t cap, unsigned flags)
-{
-    bool be = (flags & U8K_BE) != 0;
-#define SC(s, n, d, c) u8k_scalar_utf8_to_utf16(s, n, d, c, flags)
-    U8K_FROM_UTF8_LOOP(v_store_widen16(dst + o, v, be), SC);
-#undef SC
-}
-#endif
-
-#ifndef U8K_OWN_UTF8_TO_UTF32
-static utf8kit_result simd_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
-                                         size_t cap, unsigned flags)
-{
-#define SC(s, n, d, c) u8k_scalar_utf8_to_utf32(s, n, d, c, flags)
-    U8K_FROM_UTF8_LOOP(v_store_widen32(dst + o, v), SC);
-#undef SC
-}
-#endif
-
+/* UTF-8 -> UTF-16 and UTF-32 have kernels of their own for every
+ * instruction set (simd/pext.h, simd/compress.h): no generic loop here
+ * (the U8K_OWN_UTF8_TO_UTF16/32 defines only say so). An instruction set
+ * may bring its own Latin-1 kernels too (simd/pext_latin1.h, ...): it then
+ * defines U8K_OWN_LATIN1 (both directions) before including this file.
+ * UTF-16/32 -> UTF-8 are always their own (the U8K_OWN_UTF16/32_TO_UTF8
+ * defines only say so). */
 #ifndef U8K_OWN_LATIN1
 static utf8kit_result simd_utf8_to_latin1(const unsigned char *src, size_t len, unsigned char *dst,
                                           size_t cap, unsigned flags)

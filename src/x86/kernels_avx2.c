@@ -62,30 +62,69 @@ U8K_INLINE uint64_t v_sum64(u8k_v w)
     return (uint64_t)_mm_cvtsi128_si64(x) + (uint64_t)_mm_extract_epi64(x, 1);
 }
 
-U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+/* VW units from the VW bytes at p (zero-extended straight from memory:
+ * no shuffles to take the register apart) */
+U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
 {
-    __m256i a = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(v));
-    __m256i b = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(v, 1));
+    __m256i a = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)p));
+    __m256i b = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p + 16)));
     if (be) {
         a = _mm256_slli_epi16(a, 8);
         b = _mm256_slli_epi16(b, 8);
     }
-    _mm256_storeu_si256((__m256i *)d, a);
-    _mm256_storeu_si256((__m256i *)(d + 16), b);
+    _mm256_storeu_si256((__m256i *)(void *)d, a);
+    _mm256_storeu_si256((__m256i *)(void *)(d + 16), b);
 }
 
-U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
-    __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
-    _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu8_epi32(lo));
-    _mm256_storeu_si256((__m256i *)(d + 8), _mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8)));
-    _mm256_storeu_si256((__m256i *)(d + 16), _mm256_cvtepu8_epi32(hi));
-    _mm256_storeu_si256((__m256i *)(d + 24), _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)));
+    for (int k = 0; k < VW; k += 8)
+        _mm256_storeu_si256((__m256i *)(void *)(d + k),
+                            _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + k))));
 }
 
 /* No v_narrow16: UTF-16 -> UTF-8 comes from simd/pext_to_utf8.h. */
 
 /* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/pext_to_utf8.h. */
+
+/* 16-bit lanes, for simd/pext.h */
+U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
+{
+    return _mm256_cvtepu8_epi16(h ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v));
+}
+U8K_INLINE u8k_v v_splat16(uint16_t x) { return _mm256_set1_epi16((short)x); }
+U8K_INLINE u8k_v v_shl16(u8k_v v, int n) { return _mm256_slli_epi16(v, n); }
+U8K_INLINE u8k_v v_gt16(u8k_v a, u8k_v b) { return _mm256_cmpgt_epi16(a, b); }
+U8K_INLINE u8k_v v_blend(u8k_v a, u8k_v b, u8k_v m) { return _mm256_blendv_epi8(a, b, m); }
+U8K_INLINE u8k_v v_bswap16(u8k_v v)
+{
+    return _mm256_shuffle_epi8(v, _mm256_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14,
+                                                   1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+}
+/* each 128-bit half by its own shuffle, the second stored after the
+ * first's count */
+U8K_INLINE unsigned v_pack16(uint16_t *d, u8k_v x, const unsigned char (*rows)[16], unsigned m)
+{
+    unsigned n = (unsigned)_mm_popcnt_u32(m & 0xFF);
+    _mm_storeu_si128((__m128i *)(void *)d,
+                     _mm_shuffle_epi8(_mm256_castsi256_si128(x),
+                                      _mm_loadu_si128((const __m128i *)(const void *)rows[m & 0xFF])));
+    _mm_storeu_si128((__m128i *)(void *)(d + n),
+                     _mm_shuffle_epi8(_mm256_extracti128_si256(x, 1),
+                                      _mm_loadu_si128((const __m128i *)(const void *)rows[m >> 8])));
+    return n + (unsigned)_mm_popcnt_u32(m >> 8);
+}
+U8K_INLINE unsigned v_pack32(uint32_t *d, u8k_v x, const unsigned char (*rows)[16], unsigned m)
+{
+    unsigned n = (unsigned)_mm_popcnt_u32(m & 0xFF);
+    __m128i a = _mm_shuffle_epi8(_mm256_castsi256_si128(x),
+                                 _mm_loadu_si128((const __m128i *)(const void *)rows[m & 0xFF]));
+    __m128i c = _mm_shuffle_epi8(_mm256_extracti128_si256(x, 1),
+                                 _mm_loadu_si128((const __m128i *)(const void *)rows[m >> 8]));
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm256_cvtepu16_epi32(a));
+    _mm256_storeu_si256((__m256i *)(void *)(d + n), _mm256_cvtepu16_epi32(c));
+    return n + (unsigned)_mm_popcnt_u32(m >> 8);
+}
 
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext_to_utf8.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */

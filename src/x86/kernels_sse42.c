@@ -49,21 +49,24 @@ U8K_INLINE uint64_t v_sum64(u8k_v w)
     return (uint64_t)_mm_cvtsi128_si64(w) + (uint64_t)_mm_extract_epi64(w, 1);
 }
 
-U8K_INLINE void v_store_widen16(uint16_t *d, u8k_v v, bool be)
+/* VW units from the VW bytes at p (zero-extended straight from memory:
+ * no shuffles to take the register apart) */
+U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
 {
-    __m128i z = _mm_setzero_si128();
-    __m128i lo = be ? _mm_unpacklo_epi8(z, v) : _mm_unpacklo_epi8(v, z);
-    __m128i hi = be ? _mm_unpackhi_epi8(z, v) : _mm_unpackhi_epi8(v, z);
-    _mm_storeu_si128((__m128i *)d, lo);
-    _mm_storeu_si128((__m128i *)(d + 8), hi);
+    __m128i a = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)p));
+    __m128i b = _mm_cvtepu8_epi16(_mm_loadl_epi64((const __m128i *)(const void *)(p + 8)));
+    if (be) {
+        a = _mm_slli_epi16(a, 8);
+        b = _mm_slli_epi16(b, 8);
+    }
+    _mm_storeu_si128((__m128i *)(void *)d, a);
+    _mm_storeu_si128((__m128i *)(void *)(d + 8), b);
 }
 
-U8K_INLINE void v_store_widen32(uint32_t *d, u8k_v v)
+U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
-    _mm_storeu_si128((__m128i *)d, _mm_cvtepu8_epi32(v));
-    _mm_storeu_si128((__m128i *)(d + 4), _mm_cvtepu8_epi32(_mm_srli_si128(v, 4)));
-    _mm_storeu_si128((__m128i *)(d + 8), _mm_cvtepu8_epi32(_mm_srli_si128(v, 8)));
-    _mm_storeu_si128((__m128i *)(d + 12), _mm_cvtepu8_epi32(_mm_srli_si128(v, 12)));
+    for (int k = 0; k < VW; k += 4)
+        _mm_storeu_si128((__m128i *)(void *)(d + k), _mm_cvtepu8_epi32(_mm_loadu_si32(p + k)));
 }
 
 U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
@@ -92,10 +95,39 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+/* 16-bit lanes, for simd/pext.h */
+U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
+{
+    return h ? _mm_unpackhi_epi8(v, _mm_setzero_si128()) : _mm_cvtepu8_epi16(v);
+}
+U8K_INLINE u8k_v v_splat16(uint16_t x) { return _mm_set1_epi16((short)x); }
+U8K_INLINE u8k_v v_shl16(u8k_v v, int n) { return _mm_slli_epi16(v, n); }
+U8K_INLINE u8k_v v_gt16(u8k_v a, u8k_v b) { return _mm_cmpgt_epi16(a, b); }
+U8K_INLINE u8k_v v_blend(u8k_v a, u8k_v b, u8k_v m) { return _mm_blendv_epi8(a, b, m); }
+U8K_INLINE u8k_v v_bswap16(u8k_v v)
+{
+    return _mm_shuffle_epi8(v, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+}
+U8K_INLINE unsigned v_pack16(uint16_t *d, u8k_v x, const unsigned char (*rows)[16], unsigned m)
+{
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_shuffle_epi8(x, v_load(rows[m])));
+    return (unsigned)_mm_popcnt_u32(m);
+}
+U8K_INLINE unsigned v_pack32(uint32_t *d, u8k_v x, const unsigned char (*rows)[16], unsigned m)
+{
+    __m128i c = _mm_shuffle_epi8(x, v_load(rows[m]));
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_cvtepu16_epi32(c));
+    _mm_storeu_si128((__m128i *)(void *)(d + 4), _mm_unpackhi_epi16(c, _mm_setzero_si128()));
+    return (unsigned)_mm_popcnt_u32(m);
+}
+
+#define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
+#define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/sse_to_utf8.h */
 #define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/sse_to_utf8.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
+#include "simd/pext.h"
 #include "simd/sse_to_utf8.h"
 
 /* Latin-1 <-> UTF-8: the generic block loop gains only over several
@@ -125,8 +157,8 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_count,
     simd_utf16_length,
     simd_validate_counts,
-    simd_utf8_to_utf16,
-    simd_utf8_to_utf32,
+    simd_utf8_to_utf16_pext,
+    simd_utf8_to_utf32_pext,
     simd_utf16_to_utf8_sse,
     simd_utf32_to_utf8_sse,
     sse42_latin1_to_utf8,
