@@ -246,16 +246,53 @@ rest:
     return u8k_shift(r, done, od);
 }
 
+/* The block loop is a function of its own, entered at the first block
+ * that is not all ASCII: a short input, or a run of ASCII blocks ahead
+ * of the rest, does not pay its set-up (stack frame, constants). Before
+ * it, u8k_ascii_head widens the ASCII blocks at the start and returns how
+ * many bytes (= units) they hold; what follows them starts a character. */
+static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext(const unsigned char *src, size_t len,
+                                                       uint16_t *dst, size_t cap, unsigned flags)
+{
+    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, false);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext(const unsigned char *src, size_t len,
+                                                       uint32_t *dst, size_t cap, unsigned flags)
+{
+    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, true);
+}
+
+U8K_INLINE size_t u8k_ascii_head(const unsigned char *src, size_t len, void *out, size_t cap,
+                                 bool be, bool wide)
+{
+    size_t a = 0;
+    while (a + VW <= len && a + VW <= cap && v_high(v_load(src + a)) == 0) {
+        if (wide)
+            v_load_widen32((uint32_t *)out + a, src + a);
+        else
+            v_load_widen16((uint16_t *)out + a, src + a, be);
+        a += VW;
+    }
+    return a;
+}
+
 static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
                                               size_t cap, unsigned flags)
 {
-    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, false);
+    size_t a = u8k_ascii_head(src, len, dst, cap, (flags & U8K_BE) != 0, false);
+    if (a + VW > len || a + VW > cap)
+        return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
+    return u8k_shift(u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a, flags), a, a);
 }
 
 static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
                                               size_t cap, unsigned flags)
 {
-    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, true);
+    size_t a = u8k_ascii_head(src, len, dst, cap, false, true);
+    if (a + VW > len || a + VW > cap)
+        return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
+    return u8k_shift(u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a, flags), a, a);
 }
 
 #endif /* UTF8KIT_SIMD_PEXT_H */
