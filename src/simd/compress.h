@@ -12,8 +12,9 @@
  * last byte (for UTF-16, a 4-byte character's high surrogate in the block
  * holding its third byte). Every byte is decoded as the possible end of
  * a character, seeing the bytes one, two and three places before it
- * (from the block before when it wraps, with one two-table byte
- * permutation each); compress keeps the real ends. Each block is checked
+ * (from the block before when it wraps; the validator's shifts,
+ * u8k_vprevs, give them to the check and the decoding at once); compress
+ * keeps the real ends. Each block is checked
  * against the one before it by the lookup validator of simd/validate.h in
  * the same pass; an all-ASCII block is widened, and needs only the check
  * that the block before it ended a character. A block of ASCII and 2-byte
@@ -27,7 +28,6 @@
  *
  * UTF-16/32 -> UTF-8 are in simd/compress_to_utf8.h, Latin-1 <-> UTF-8 in
  * simd/latin1_avx512.h.
- * The including file defines U8K_IDX(n) (byte k: k - n).
  */
 #ifndef UTF8KIT_SIMD_COMPRESS_H
 #define UTF8KIT_SIMD_COMPRESS_H
@@ -73,13 +73,11 @@ typedef struct {
  * 3F) in every multibyte case but the high surrogate; the high byte is
  * (p1 >> 2) & 7 for 2 bytes, (p2 & 0F) << 4 | (p1 >> 2) & 0F for 3 bytes
  * and for the 4th byte in UTF-32, DC | (p1 >> 2) & 3 for a low surrogate. */
-U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, const u8k_classes *c, bool four,
-                                      bool wide)
+U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i p1, __m512i p2, __m512i p3,
+                                      const u8k_classes *c, bool four, bool wide)
 {
     const __m512i m3f = _mm512_set1_epi8(0x3F);
     u8k_units u;
-    __m512i p1 = _mm512_permutex2var_epi8(cur, U8K_IDX(1), prev);
-    __m512i p2 = _mm512_permutex2var_epi8(cur, U8K_IDX(2), prev);
     /* The byte classes one, two, three places back, from the masks of cur
      * and prev (no vector compare). */
     __mmask64 ascii = ~c->high;
@@ -102,7 +100,6 @@ U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i prev, const u8k_class
     if (four) {
         __mmask64 lead4 = c->f4 << 3 | c->pf4 >> 61;
         if (wide) {
-            __m512i p3 = _mm512_permutex2var_epi8(cur, U8K_IDX(3), prev);
             /* (p3 & 7) << 2 | (p2 >> 4) & 3 at the 4th byte; the 3rd byte
              * ends nothing */
             u.top = _mm512_maskz_mov_epi8(
@@ -372,7 +369,7 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
                                 u8k_units *u, bool wide)
 {
     const __m512i e0s = _mm512_set1_epi8((char)0xE0);
-    __m512i prev = bf->prev;
+    __m512i prev = bf->prev, p1, p2, p3;
     uint64_t e0 = _mm512_cmpge_epu8_mask(w, e0s), m2, f4;
     u8k_classes c;
     int kind;
@@ -382,10 +379,10 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * lead C2..DF, every such lead has a tail after it, and no byte
          * is C0 or C1 (the lookup check would say the same, at three
          * times the work). */
-        __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
         uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
         /* the leads C0..DF one place back */
-        uint64_t lead2 = (high & ~tail) << 1 | bf->m2 >> 63;
+        uint64_t lead2 = (high & ~tail) << 1 | bf->m2 >> 63, c01;
+        u8k_vprevs(w, prev, &p1, &p2, &p3); /* p2, p3 unused: dropped */
         /* An overlong lead C0 or C1 one place back (a lead C0..DF plus 3E
          * has its top bit set just for C0 and C1): this
          * sees the last byte of prev too, which after the general path
@@ -393,8 +390,7 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * none. A C0 or C1 that ends this block is seen by whatever takes
          * the next block: this test, the lookup check, or the check that
          * prev ends a character. */
-        uint64_t c01 =
-            lead2 & (uint64_t)_mm512_movepi8_mask(_mm512_add_epi8(p1, _mm512_set1_epi8(0x3E)));
+        c01 = lead2 & (uint64_t)_mm512_movepi8_mask(_mm512_add_epi8(p1, _mm512_set1_epi8(0x3E)));
         if ((tail ^ lead2) | c01)
             return U8K_BAD;
         *u = u8k_decode_two(w, p1, high, tail);
@@ -412,15 +408,14 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * reaching in from prev: valid exactly when the tails are the
          * bytes one or two after a lead E0..EF, and no E0 is followed by
          * 80..9F (overlong), no ED by A0..BF (a surrogate). */
-        __m512i p1 = _mm512_permutex2var_epi8(w, U8K_IDX(1), prev);
-        __m512i p2 = _mm512_permutex2var_epi8(w, U8K_IDX(2), prev);
         /* tails: the bytes 80..FF that are not leads E0..EF; the leads
          * one and two places back from the masks */
         uint64_t tail = high & ~e0;
         uint64_t l1 = e0 << 1 | bf->e0 >> 63, l2 = e0 << 2 | bf->e0 >> 62;
-        uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0));
-        uint64_t ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
-        uint64_t sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
+        uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0)), ovl, sur;
+        u8k_vprevs(w, prev, &p1, &p2, &p3); /* p3 unused: dropped */
+        ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
+        sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
         if ((tail ^ (l1 | l2)) | ovl | sur)
             return U8K_BAD;
         *u = u8k_decode_three(w, p1, p2, high, tail & l2);
@@ -429,7 +424,9 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
         bf->m2 = bf->f4 = 0;
         return U8K_THREE;
     }
-    if (v_any(u8k_vcheck2(st, w, prev)))
+    /* the lookup check, whose bytes before each byte the decoding takes */
+    u8k_vprevs(w, prev, &p1, &p2, &p3);
+    if (v_any(u8k_vcheck_p(st, w, p1, p2, p3)))
         return U8K_BAD;
     c.high = high;
     c.m2 = m2;
@@ -439,10 +436,10 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
     c.pe0 = bf->e0;
     c.pf4 = bf->f4;
     if ((f4 | bf->f4 >> 61) == 0) {
-        *u = u8k_decode_block(w, prev, &c, false, wide);
+        *u = u8k_decode_block(w, p1, p2, p3, &c, false, wide);
         kind = U8K_ANY;
     } else {
-        *u = u8k_decode_block(w, prev, &c, true, wide);
+        *u = u8k_decode_block(w, p1, p2, p3, &c, true, wide);
         kind = U8K_ANY4;
     }
     bf->prev = w;

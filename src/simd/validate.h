@@ -182,36 +182,61 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
     st->tailmax = v_load(u8k_tail_limits + 64 - VW);
 }
 
-/* The pair rules of block `cur` after block `prev` (the AND of the three
- * lookups), and the bytes 2 and 3 before each byte. */
-U8K_INLINE u8k_v u8k_vrules(const u8k_vstate *st, u8k_v cur, u8k_v prev, u8k_v *p2, u8k_v *p3)
+/* The bytes 1, 2 and 3 places before each byte of block `cur` in the
+ * stream prev|cur. */
+U8K_INLINE void u8k_vprevs(u8k_v cur, u8k_v prev, u8k_v *p1, u8k_v *p2, u8k_v *p3)
 {
 #ifdef U8K_OWN_VCHECK
-    /* the kernel's own shifts, and lookups by high nibble (top 6 bits)
-     * and low nibble that take the bytes as they are */
-    u8k_v p1;
-    v_prevs(cur, prev, &p1, p2, p3);
+    v_prevs(cur, prev, p1, p2, p3);
+#else
+    *p1 = v_prev1(cur, prev);
+    *p2 = v_prev2(cur, prev);
+    *p3 = v_prev3(cur, prev);
+#endif
+}
+
+/* The pair rules of block `cur` given the bytes one before each (p1):
+ * the AND of the three lookups. */
+U8K_INLINE u8k_v u8k_vrules_p(const u8k_vstate *st, u8k_v cur, u8k_v p1)
+{
+#ifdef U8K_OWN_VCHECK
+    /* lookups by high nibble (top 6 bits) and low nibble that take the
+     * bytes as they are */
     return v_and(v_and(v_lookup_top6(st->t1, p1), v_lookup_low6(st->t2, p1)),
                  v_lookup_top6(st->t3, cur));
 #else
-    u8k_v p1 = v_prev1(cur, prev);
-    *p2 = v_prev2(cur, prev);
-    *p3 = v_prev3(cur, prev);
     return v_and(v_and(v_lookup(st->t1, v_shr4(p1)), v_lookup(st->t2, v_and(p1, st->nib))),
                  v_lookup(st->t3, v_shr4(cur)));
 #endif
+}
+
+/* The pair rules of block `cur` after block `prev`, and the bytes 2 and 3
+ * before each byte. */
+U8K_INLINE u8k_v u8k_vrules(const u8k_vstate *st, u8k_v cur, u8k_v prev, u8k_v *p2, u8k_v *p3)
+{
+    u8k_v p1;
+    u8k_vprevs(cur, prev, &p1, p2, p3);
+    return u8k_vrules_p(st, cur, p1);
+}
+
+/* The error bits of block `cur` given the bytes 1, 2 and 3 before each
+ * (u8k_vprevs), for a caller that needs those bytes too. */
+U8K_INLINE u8k_v u8k_vcheck_p(const u8k_vstate *st, u8k_v cur, u8k_v p1, u8k_v p2, u8k_v p3)
+{
+    /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
+     * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
+    u8k_v third = v_subs(p2, st->e0);
+    u8k_v fourth = v_subs(p3, st->f0);
+    return v_xor(u8k_vrules_p(st, cur, p1), v_and(v_or(third, fourth), st->hi));
 }
 
 /* The error bits of block `cur` after block `prev` (any non-zero byte:
  * an error ends in it). */
 U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 {
-    u8k_v p2, p3, rules = u8k_vrules(st, cur, prev, &p2, &p3);
-    /* prev2 - 60 saturates to >= 80 exactly when prev2 >= E0, prev3 - 70
-     * exactly when prev3 >= F0: the high bit is then the TWO_TAILS bit. */
-    u8k_v third = v_subs(p2, st->e0);
-    u8k_v fourth = v_subs(p3, st->f0);
-    return v_xor(rules, v_and(v_or(third, fourth), st->hi));
+    u8k_v p1, p2, p3;
+    u8k_vprevs(cur, prev, &p1, &p2, &p3);
+    return u8k_vcheck_p(st, cur, p1, p2, p3);
 }
 
 /* u8k_vcheck2 when no byte of prev and cur is E0 or above (text of 1- and
