@@ -14,17 +14,18 @@
  * a character, seeing the bytes one, two and three places before it
  * (from the block before when it wraps; the validator's shifts,
  * u8k_vprevs, give them to the check and the decoding at once); compress
- * keeps the real ends. Each block is checked
- * against the one before it by the lookup validator of simd/validate.h in
- * the same pass; an all-ASCII block is widened, and needs only the check
- * that the block before it ended a character. A block of ASCII and 2-byte
- * characters only, or of ASCII and 3-byte ones only (most text in most
- * scripts), is checked by the few rules that can fail there, on the masks
- * of its byte classes, and decoded without the cases it cannot hold. The last 0..63 bytes (all
- * of a short input) are one masked block, whose zero padding the check
- * sees as the end of the input. An error, or too little room, hands the
- * rest to the scalar reference kernel from the end of the last character
- * stored, which then also gives the exact error report.
+ * keeps the real ends. Each block is checked against the one before it
+ * by the lookup validator of simd/validate.h in the same pass. A run of
+ * all-ASCII blocks is widened in a loop of its own, and needs only the
+ * check that the block before it ended a character. A block of ASCII and
+ * 2-byte characters only, or of ASCII and 3-byte ones only (most text in
+ * most scripts), is checked by the few rules that can fail there, on the
+ * masks of its byte classes, and decoded without the cases it cannot
+ * hold. The last 0..63 bytes (all of a short input) are one masked block,
+ * whose zero padding the check sees as the end of the input. An error, or
+ * too little room, hands the rest to the scalar reference kernel from the
+ * end of the last character stored, which then also gives the exact error
+ * report.
  *
  * UTF-16/32 -> UTF-8 are in simd/compress_to_utf8.h, Latin-1 <-> UTF-8 in
  * simd/latin1_avx512.h.
@@ -384,12 +385,12 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
         uint64_t lead2 = (high & ~tail) << 1 | bf->m2 >> 63, c01;
         u8k_vprevs(w, prev, &p1, &p2, &p3); /* p2, p3 unused: dropped */
         /* An overlong lead C0 or C1 one place back (a lead C0..DF plus 3E
-         * has its top bit set just for C0 and C1): this
-         * sees the last byte of prev too, which after the general path
-         * only the next block's lookup check would see, and this path has
-         * none. A C0 or C1 that ends this block is seen by whatever takes
-         * the next block: this test, the lookup check, or the check that
-         * prev ends a character. */
+         * has its top bit set just for C0 and C1): this sees the last byte
+         * of prev too, which after the general path only the next block's
+         * lookup check would see, and this path has none. A C0 or C1 that
+         * ends this block is seen by whatever takes the next block: this
+         * test, the lookup check, or the check that prev ends a
+         * character. */
         c01 = lead2 & (uint64_t)_mm512_movepi8_mask(_mm512_add_epi8(p1, _mm512_set1_epi8(0x3E)));
         if ((tail ^ lead2) | c01)
             return U8K_BAD;
@@ -500,8 +501,7 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
 
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true) of len >= 64
  * bytes, 64-byte blocks at a fixed stride from the start (see the header
- * comment). The
- * loop keeps done, the end of the last whole character stored, and od,
+ * comment). The loop keeps done, the end of the last whole character stored, and od,
  * the units stored before it (a high surrogate whose low half is in the
  * next block is stored but not counted). The check runs under U8K_TRUSTED
  * too: on invalid input the decoding could otherwise find more units than
