@@ -33,17 +33,6 @@ struct tcase {
 
 static unsigned long cases_run;
 
-static int hexval(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 static const char *skip_ws(const char *p)
 {
     while (*p == ' ' || *p == '\t')

@@ -12,11 +12,6 @@
 #include "scalar/decode_fast.h"
 
 #include <stdint.h>
-#if defined(__unix__) || defined(__APPLE__)
-#include <sys/mman.h>
-#include <unistd.h>
-#define HAVE_GUARD 1
-#endif
 
 static int quick;
 
@@ -167,8 +162,7 @@ static utf8kit_options opts(utf8kit_policy pol)
 
 static int same_res(utf8kit_result a, utf8kit_result b)
 {
-    return a.status == b.status && a.read == b.read && a.written == b.written &&
-           a.error_len == b.error_len && a.replaced == b.replaced;
+    return test_same_result(a, b) && a.replaced == b.replaced;
 }
 
 /* Converts src (copied to an exact-size heap block) after measuring; the
@@ -462,17 +456,6 @@ static void test_rfc2279(void)
 }
 
 /* ---- C, D: the conformance files ------------------------------------------------- */
-
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    return -1;
-}
 
 struct tcase {
     unsigned char in[4096];
@@ -1093,18 +1076,7 @@ static void test_typed_garbage(void)
 
 /* ---- H: inputs and outputs that end where an unmapped page begins ---------------- */
 
-#ifdef HAVE_GUARD
-/* Three readable pages followed by one that is not: returns the address
- * of the fourth, so that [end - n, end) is usable for n up to 3 pages. */
-static unsigned char *guard_area(void)
-{
-    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *m = mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + 3 * pg, pg, PROT_NONE) != 0)
-        return NULL;
-    return m + 3 * pg;
-}
-
+#ifdef MAP_ANONYMOUS /* testlib.h has guard pages */
 static void test_guard_pages(void)
 {
     static const char *const texts[] = {
@@ -1116,7 +1088,8 @@ static void test_guard_pages(void)
         "bad \xC3 \xE2\x82 \xF0\x9F\x98 \xED\xA0\x80 \xC0\xAF \xFF tail \xF4\x90\x80\x80 "
         "\xE2\x82\xAC ok \x80\x80 end \xF0\x9F",
     };
-    unsigned char *ie = guard_area(), *oe = guard_area();
+    /* three readable pages before each guard: [end - n, end) for n <= 3 pages */
+    unsigned char *ie = test_guarded_try(3), *oe = test_guarded_try(3);
     size_t t, L;
     int pol;
     if (!ie || !oe) {
@@ -1190,8 +1163,7 @@ static void test_guard_pages(void) {}
 
 int main(void)
 {
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
-    quick = q && *q && *q != '0';
+    quick = test_quick();
     test_begin();
     test_decode_fast();
     test_all_code_points();

@@ -200,26 +200,16 @@ static const struct decomp *expect(const unsigned char *s, size_t len)
     return d;
 }
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-static uint32_t rnd(void)
-{
-    /* xorshift64* */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * UINT64_C(2685821657736338717)) >> 32);
-}
-
 static void check_memo(void)
 {
     unsigned t, bad = 0;
     for (t = 0; t < 200000; t++) {
         unsigned char s[4];
-        size_t len = 1 + rnd() % 4, i;
+        size_t len = 1 + rnd_star() % 4, i;
         struct decomp direct;
         const struct decomp *m;
         for (i = 0; i < len; i++)
-            s[i] = (unsigned char)rnd();
+            s[i] = (unsigned char)rnd_star();
         oracle_decomp(s, len, &direct);
         m = expect(s, len);
         if (direct.nunits != m->nunits || direct.vst != m->vst || direct.vread != m->vread ||
@@ -607,8 +597,7 @@ static void sweep4_reduced(bool quick)
 
 int main(void)
 {
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
-    bool quick = q && strcmp(q, "1") == 0;
+    bool quick = test_quick();
     bool scalar = strcmp(utf8kit_impl_name(), "scalar") == 0;
     size_t i;
     clock_t t0, t1, t2, t3;

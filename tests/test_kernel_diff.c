@@ -34,22 +34,6 @@
 
 #include <stdint.h>
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
-static int quick(void)
-{
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-
 static char active[32];
 
 /* ---- the operations -------------------------------------------------- */
@@ -952,7 +936,7 @@ static void edge_matrix16(int q)
 int main(void)
 {
     size_t i, iters, maxn;
-    int q = quick();
+    int q = test_quick();
     const char *env_iters = getenv("UTF8KIT_DIFF_ITERS");
     test_begin();
     snprintf(active, sizeof active, "%s", utf8kit_impl_name());
@@ -993,7 +977,7 @@ int main(void)
     if (maxn < 8 || maxn > 60000)
         maxn = 600;
     if (getenv("UTF8KIT_DIFF_SEED"))
-        rng ^= strtoull(getenv("UTF8KIT_DIFF_SEED"), NULL, 10) * 0x100000001B3ull;
+        test_rng_state ^= strtoull(getenv("UTF8KIT_DIFF_SEED"), NULL, 10) * 0x100000001B3ull;
     for (i = 0; i < iters; i++) {
         size_t n = rand_len(maxn);
         const char *gen;

@@ -23,41 +23,9 @@
 #include "internal.h"
 #include "testlib.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
 static const u8k_kernels *K;
 static unsigned char *in_end, *out_end;
-static size_t page;
 #define RW_PAGES 8
-
-/* RW_PAGES writable pages then a PROT_NONE one; returns the guard. */
-static unsigned char *guarded(void)
-{
-    unsigned char *m = mmap(NULL, page * (RW_PAGES + 1), PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + page * RW_PAGES, page, PROT_NONE) != 0) {
-        perror("mmap");
-        exit(2);
-    }
-    return m + page * RW_PAGES;
-}
-
-static bool same_res(utf8kit_result a, utf8kit_result b)
-{
-    return a.status == b.status && a.read == b.read && a.written == b.written &&
-           a.error_len == b.error_len;
-}
 
 static unsigned char expect[1 << 16];
 
@@ -81,7 +49,7 @@ static void check_u8(const unsigned char *s, size_t n, size_t cap, unsigned flag
               utf8kit_status_name(r.status), r.read, r.written);
         return;
     }
-    CHECK(same_res(r, w),
+    CHECK(test_same_result(r, w),
           "utf8>latin1 %s at %zu len %zu cap %zu fl %u: kernel %s %zu %zu %zu, "
           "scalar %s %zu %zu %zu",
           what, at, n, cap, flags, SHOW(r), SHOW(w));
@@ -225,7 +193,7 @@ static void check_l1(const unsigned char *s, size_t n, size_t cap, const char *w
     w = u8k_scalar_kernels.latin1_to_utf8(in, n, expect, cap);
     memset(d, 0xA5, cap);
     r = K->latin1_to_utf8(in, n, d, cap);
-    CHECK(same_res(r, w),
+    CHECK(test_same_result(r, w),
           "latin1>utf8 %s len %zu cap %zu: kernel %s %zu %zu %zu, scalar %s %zu %zu %zu", what,
           n, cap, SHOW(r), SHOW(w));
     CHECK(r.written > cap || memcmp(d, expect, r.written) == 0,
@@ -289,7 +257,7 @@ static void policies(const char *impl)
             ra = utf8kit_utf8_to_latin1((const char *)in, n, a, sizeof a, pol[q]);
             utf8kit_impl_select(impl);
             rb = utf8kit_utf8_to_latin1((const char *)in, n, b, sizeof b, pol[q]);
-            CHECK(same_res(ra, rb) && ra.replaced == rb.replaced &&
+            CHECK(test_same_result(ra, rb) && ra.replaced == rb.replaced &&
                       memcmp(a, b, ra.written) == 0,
                   "policy %d round %zu: scalar %s %zu %zu (%zu replaced), %s %s %zu %zu (%zu)",
                   (int)pol[q], round, utf8kit_status_name(ra.status), ra.read, ra.written,
@@ -306,9 +274,8 @@ int main(void)
     test_begin();
     snprintf(impl, sizeof impl, "%s", utf8kit_impl_name());
     K = u8k_active();
-    page = (size_t)sysconf(_SC_PAGESIZE);
-    in_end = guarded();
-    out_end = guarded();
+    in_end = test_guarded(RW_PAGES);
+    out_end = test_guarded(RW_PAGES);
     utf8_lengths();
     utf8_long();
     latin1_lengths();

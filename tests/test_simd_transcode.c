@@ -15,50 +15,12 @@
 #include "internal.h"
 #include "testlib.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
-static unsigned long long rng = 0x2545F4914F6CDD1Dull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
-static int quick(void)
-{
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-
-/* Two guarded regions, each ending at a PROT_NONE page. */
-static unsigned char *in_end, *out_end;
-static size_t page;
-
-/* 8 writable pages followed by a PROT_NONE one; returns the guard. */
+/* Two guarded regions of RW_PAGES pages, each ending at a PROT_NONE page. */
 #define RW_PAGES 8
-static unsigned char *guarded(void)
-{
-    unsigned char *m = mmap(NULL, page * (RW_PAGES + 1), PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + page * RW_PAGES, page, PROT_NONE) != 0) {
-        perror("mmap");
-        exit(2);
-    }
-    return m + page * RW_PAGES;
-}
+static unsigned char *in_end, *out_end;
 
 static const u8k_kernels *K;
 static unsigned char expect[64 * 1024];
-
-static bool same_res(utf8kit_result a, utf8kit_result b)
-{
-    return a.status == b.status && a.read == b.read && a.written == b.written &&
-           a.error_len == b.error_len;
-}
 
 #define REPORT(what, r, w, n, cap)                                                          \
     "%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu wrote %zu " \
@@ -80,7 +42,7 @@ static bool same_res(utf8kit_result a, utf8kit_result b)
         utf8kit_result r_;                                                             \
         memset(d_, 0xA5, c_ * sizeof(OT));                                             \
         r_ = K->FN((const IT *)(s), n, d_, c_ EXTRA);                                  \
-        CHECK(same_res(r_, w_), REPORT(what, r_, w_, n, c_));                          \
+        CHECK(test_same_result(r_, w_), REPORT(what, r_, w_, n, c_));                          \
         CHECK(r_.written > c_ || memcmp(d_, expect, r_.written * sizeof(OT)) == 0,     \
               "%s len %zu cap %zu: output differs", what, (size_t)(n), c_);            \
     } while (0)
@@ -163,10 +125,10 @@ int main(void)
     size_t n, i, cap, len;
     int mix;
     test_begin();
+    test_seed(0x2545F4914F6CDD1Du);
     K = u8k_active();
-    page = (size_t)sysconf(_SC_PAGESIZE);
-    in_end = guarded();
-    out_end = guarded();
+    in_end = test_guarded(RW_PAGES);
+    out_end = test_guarded(RW_PAGES);
 
     /* UTF-8 input: lengths 0..300 at the guard, full and edge capacities. */
     for (mix = 0; mix < 4; mix++) {
@@ -213,7 +175,7 @@ int main(void)
         while (m > 0 && u8k_is_cont(s[m - 1]))
             m--; /* not needed for correctness: also try a clean end */
         utf8_entries(in_end - m, m, m, m, false, "long");
-        for (i = 0; i < (quick() ? 5u : 40u); i++) {
+        for (i = 0; i < (test_quick() ? 5u : 40u); i++) {
             size_t p = rnd() % m;
             unsigned char keep = s[p];
             s[p] = bad8[rnd() % sizeof bad8];
@@ -229,7 +191,7 @@ int main(void)
             uint16_t *s = (uint16_t *)(void *)(in_end - m * 2);
             memcpy(s, t16, m * 2);
             RUN(utf16_to_utf8, uint16_t, unsigned char, s, m, m * 3, "long16", F(fl));
-            for (i = 0; i < (quick() ? 5u : 40u); i++) {
+            for (i = 0; i < (test_quick() ? 5u : 40u); i++) {
                 size_t p = rnd() % m;
                 uint16_t keep = s[p], b = bad16[rnd() % (sizeof bad16 / 2)];
                 s[p] = be ? (uint16_t)(b << 8 | b >> 8) : b;
@@ -300,7 +262,7 @@ int main(void)
         for (mix = 0; mix < 4; mix++) {
             unsigned fl = be ? U8K_BE : 0;
             n = gen_utf16(t16, 400, mix, be);
-            for (len = 0; len <= 300 && len <= n; len += (quick() ? 7 : 1)) {
+            for (len = 0; len <= 300 && len <= n; len += (test_quick() ? 7 : 1)) {
                 uint16_t *s = (uint16_t *)(void *)(in_end - len * 2);
                 memcpy(s, t16, len * 2);
                 RUN(utf16_to_utf8, uint16_t, unsigned char, s, len, len * 3, "utf16", F(fl));
@@ -328,7 +290,7 @@ int main(void)
     for (mix = 0; mix < 4; mix++) {
         for (i = 0; i < 400 && i < sizeof t32 / 4; i++)
             t32[i] = rand_cp(mix);
-        for (len = 0; len <= 300; len += (quick() ? 7 : 1)) {
+        for (len = 0; len <= 300; len += (test_quick() ? 7 : 1)) {
             uint32_t *s = (uint32_t *)(void *)(in_end - len * 4);
             memcpy(s, t32, len * 4);
             RUN(utf32_to_utf8, uint32_t, unsigned char, s, len, len * 4, "utf32", F(0u));
@@ -342,7 +304,7 @@ int main(void)
     /* U8K_TRUSTED on invalid input: the output is unspecified, but no
      * kernel may write past `cap` (the output ends at a guard page) or
      * report more than it. Runs of F0 pretend to be 4-byte characters. */
-    for (len = 0; len <= 300; len += (quick() ? 5 : 1)) {
+    for (len = 0; len <= 300; len += (test_quick() ? 5 : 1)) {
         unsigned char *s = in_end - len;
         for (i = 0; i < len; i++)
             s[i] = len % 3 == 0 ? 0xF0 : len % 3 == 1 ? (unsigned char)rnd() : (i < 20 ? 'a' : 0xF0);

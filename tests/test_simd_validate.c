@@ -16,25 +16,6 @@
 #include "internal.h"
 #include "testlib.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
-static int quick(void)
-{
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-
 /* Compares every validation/counting entry on s[0..n). */
 static void same(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
 {
@@ -99,23 +80,13 @@ static const unsigned char reps[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0
 
 int main(void)
 {
-    long page = sysconf(_SC_PAGESIZE);
-    unsigned char *map, *guard;
+    unsigned char *guard;
     unsigned char text[1024];
     size_t len, a, i, j, k, l, pos;
     test_begin();
 
     /* Page guards: s + n is the first byte of an unreadable page. */
-    map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (map == MAP_FAILED) {
-        perror("mmap");
-        return 2;
-    }
-    guard = map + page;
-    if (mprotect(guard, (size_t)page, PROT_NONE) != 0) {
-        perror("mprotect");
-        return 2;
-    }
+    guard = test_guarded(1);
     for (int mix = 0; mix < 4; mix++) {
         make_text(text, 400, mix);
         for (len = 0; len <= 300; len++) {
@@ -146,7 +117,7 @@ int main(void)
     /* Every 4-byte combination of representatives, around block edges. */
     {
         static const size_t at[] = {0, 13, 14, 15, 29, 31, 61, 62, 63};
-        size_t na = quick() ? 3 : sizeof at / sizeof at[0];
+        size_t na = test_quick() ? 3 : sizeof at / sizeof at[0];
         unsigned char buf[80];
         for (pos = 0; pos < na; pos++) {
             size_t p = at[pos];
@@ -194,7 +165,7 @@ int main(void)
     /* Random text, mutated at every offset around the block edges. */
     {
         static const size_t edges[] = {16, 32, 64, 128, 192};
-        int rounds = quick() ? 3 : 40;
+        int rounds = test_quick() ? 3 : 40;
         for (int round = 0; round < rounds; round++) {
             int mix = round % 4;
             size_t n = make_text(text, 200 + rnd() % 100, mix);
@@ -243,6 +214,5 @@ int main(void)
         same(big, n, "garbage", 0, 0);
         free(big);
     }
-    munmap(map, (size_t)page * 2);
     return test_done("simd_validate");
 }

@@ -18,17 +18,11 @@
 
 #include <stdint.h>
 
-/* ---- a fixed-seed generator (xorshift64*) ---------------------------- */
-static uint64_t rng_state = 0x9E3779B97F4A7C15u;
-
-static uint32_t rnd(uint32_t n)
+/* ---- a draw below n from testlib's xorshift64* (default seed) -------- */
+static uint32_t rnd_below(uint32_t n)
 {
-    uint64_t x = rng_state;
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    rng_state = x;
-    return n ? (uint32_t)((x * 0x2545F4914F6CDD1Du) >> 33) % n : 0;
+    uint64_t x = test_xorshift64star();
+    return n ? (uint32_t)(x >> 33) % n : 0;
 }
 
 /* ---- a growable byte buffer ------------------------------------------ */
@@ -138,7 +132,7 @@ static bool streamed(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             end = pos < pl->at ? pl->at : len;
             break;
         default:
-            end = pos + rnd((uint32_t)pl->max_chunk + 1);
+            end = pos + rnd_below((uint32_t)pl->max_chunk + 1);
             if (end > len)
                 end = len;
             break;
@@ -148,7 +142,7 @@ static bool streamed(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             final = true;
         chunk = dup_exact(in ? in + pos : in, end - pos);
         for (;;) {
-            size_t cap = pl->cut == CUT_RANDOM ? rnd((uint32_t)pl->max_cap + 1) : 4096;
+            size_t cap = pl->cut == CUT_RANDOM ? rnd_below((uint32_t)pl->max_cap + 1) : 4096;
             unsigned char *dst;
             utf8kit_result r;
             if (stalls > 4)
@@ -520,7 +514,7 @@ static void random_piece(utf8kit_encoding enc, struct buf *b)
     static const uint32_t cps[] = {0x41, 0x7F, 0x80, 0xE9, 0xFF, 0x100, 0x7FF, 0x800, 0x20AC,
                                    0xD7FF, 0xE000, 0xFEFF, 0xFFFD, 0xFFFF, 0x10000, 0x1F600,
                                    0x10FFFF, 0x0};
-    uint32_t pick = rnd(10);
+    uint32_t pick = rnd_below(10);
     unsigned char u[8];
     size_t i, k;
     switch (enc) {
@@ -534,15 +528,15 @@ static void random_piece(utf8kit_encoding enc, struct buf *b)
         bool be = enc == UTF8KIT_UTF16BE || enc == UTF8KIT_UCS2BE || enc == UTF8KIT_UTF32BE;
         uint32_t v;
         if (pick < 5)
-            v = cps[rnd(sizeof cps / sizeof cps[0])];
+            v = cps[rnd_below(sizeof cps / sizeof cps[0])];
         else if (pick < 8)
-            v = 0xD800 + rnd(0x800); /* surrogates, paired or not */
+            v = 0xD800 + rnd_below(0x800); /* surrogates, paired or not */
         else if (pick < 9)
             /* above U+10FFFF: UCS-4 for the RFC 2279 form up to 7FFFFFFF,
                  * too large beyond (the last step) */
-                v = unit == 4 ? 0x110000 + rnd(4) * 0x28000000u : rnd(0x10000);
+                v = unit == 4 ? 0x110000 + rnd_below(4) * 0x28000000u : rnd_below(0x10000);
         else
-            v = rnd(0x80);
+            v = rnd_below(0x80);
         if (unit == 2 && v > 0xFFFF) {
             uint32_t c = v - 0x10000;
             v = 0xD800 + (c >> 10);
@@ -553,29 +547,29 @@ static void random_piece(utf8kit_encoding enc, struct buf *b)
         }
         for (i = 0; i < unit; i++)
             u[be ? i : unit - 1 - i] = (unsigned char)(v >> (8 * (unit - 1 - i)));
-        k = pick == 9 && rnd(4) == 0 ? 1 + rnd((uint32_t)unit - 1) : unit; /* a cut unit */
+        k = pick == 9 && rnd_below(4) == 0 ? 1 + rnd_below((uint32_t)unit - 1) : unit; /* a cut unit */
         buf_put(b, u, k);
         return;
     }
     case UTF8KIT_LATIN1:
     case UTF8KIT_ASCII:
     case UTF8KIT_CP1252:
-        u[0] = (unsigned char)(pick < 6 ? 0x20 + rnd(0x60) : rnd(256));
+        u[0] = (unsigned char)(pick < 6 ? 0x20 + rnd_below(0x60) : rnd_below(256));
         buf_put(b, u, 1);
         return;
     default: /* the UTF-8 family */
         if (pick < 3) {
-            u[0] = (unsigned char)(0x20 + rnd(0x5F));
+            u[0] = (unsigned char)(0x20 + rnd_below(0x5F));
             buf_put(b, u, 1);
         } else if (pick < 6) {
             /* a valid character, sometimes cut short */
-            uint32_t c = cps[rnd(sizeof cps / sizeof cps[0])];
+            uint32_t c = cps[rnd_below(sizeof cps / sizeof cps[0])];
             k = utf8kit_encode(c, (char *)u);
-            if (rnd(4) == 0 && k > 1)
-                k = 1 + rnd((uint32_t)k - 1);
+            if (rnd_below(4) == 0 && k > 1)
+                k = 1 + rnd_below((uint32_t)k - 1);
             buf_put(b, u, k);
         } else if (pick < 8) {
-            u[0] = odd[rnd(sizeof odd)];
+            u[0] = odd[rnd_below(sizeof odd)];
             buf_put(b, u, 1);
         } else if (pick < 9) {
             /* CESU-8 surrogates, C0 80, 5- and 6-octet forms */
@@ -583,13 +577,13 @@ static void random_piece(utf8kit_encoding enc, struct buf *b)
                                                 "\xC0\x80", "\xF8\x88\x80\x80\x80",
                                                 "\xFC\x84\x80\x80\x80\x80", "\xEF\xBB\xBF",
                                                 "\xF4\x90\x80\x80", "\xE0\x80\x80"};
-            const char *f = forms[rnd(sizeof forms / sizeof forms[0])];
+            const char *f = forms[rnd_below(sizeof forms / sizeof forms[0])];
             k = strlen(f);
-            if (rnd(3) == 0)
-                k = 1 + rnd((uint32_t)k);
+            if (rnd_below(3) == 0)
+                k = 1 + rnd_below((uint32_t)k);
             buf_put(b, f, k);
         } else {
-            u[0] = (unsigned char)rnd(256);
+            u[0] = (unsigned char)rnd_below(256);
             buf_put(b, u, 1);
         }
         return;
@@ -619,28 +613,28 @@ static void random_tests(bool quick)
         size_t i;
         for (i = 0; i < rounds; i++) {
             struct buf in = {0};
-            size_t pieces = rnd(i % 4 == 0 ? 120 : 24), j;
+            size_t pieces = rnd_below(i % 4 == 0 ? 120 : 24), j;
             utf8kit_options opt;
             struct outcome want, got;
             struct plan pl;
             utf8kit_encoding from = pairs[p].from, to = pairs[p].to;
-            if (rnd(6) == 0) { /* a BOM at the start */
+            if (rnd_below(6) == 0) { /* a BOM at the start */
                 unsigned char bom[4];
                 buf_put(&in, bom, utf8kit_bom_bytes(from, bom));
             }
             for (j = 0; j < pieces; j++)
                 random_piece(from, &in);
             memset(&opt, 0, sizeof opt);
-            opt.policy = (utf8kit_policy)rnd(3);
-            opt.bom = (utf8kit_bom_policy)rnd(3);
-            if (rnd(3) == 0 && opt.policy == UTF8KIT_REPLACE)
-                opt.substitute = rnd(2) ? '*' : 0;
+            opt.policy = (utf8kit_policy)rnd_below(3);
+            opt.bom = (utf8kit_bom_policy)rnd_below(3);
+            if (rnd_below(3) == 0 && opt.policy == UTF8KIT_REPLACE)
+                opt.substitute = rnd_below(2) ? '*' : 0;
             memset(&pl, 0, sizeof pl);
             pl.cut = CUT_RANDOM;
-            pl.max_chunk = 1 + rnd(i % 3 == 0 ? 3 : 40);
-            pl.max_cap = rnd(3) == 0 ? 4096 : 1 + rnd(24);
-            pl.end_call = rnd(2);
-            pl.measure = rnd(8) == 0;
+            pl.max_chunk = 1 + rnd_below(i % 3 == 0 ? 3 : 40);
+            pl.max_cap = rnd_below(3) == 0 ? 4096 : 1 + rnd_below(24);
+            pl.end_call = rnd_below(2);
+            pl.measure = rnd_below(8) == 0;
             one_shot(from, to, in.p, in.n, &opt, &want);
             snprintf(ctx, sizeof ctx,
                      "random %d->%d round %zu len %zu policy %d bom %d chunk %zu cap %zu%s", (int)from,
@@ -686,10 +680,10 @@ static void assume_valid_tests(void)
     size_t i, j, t;
     for (i = 0; i < 40; i++) {
         struct buf in = {0};
-        size_t pieces = rnd(80);
+        size_t pieces = rnd_below(80);
         for (j = 0; j < pieces; j++) {
             char u[4];
-            buf_put(&in, u, utf8kit_encode(cps[rnd(sizeof cps / sizeof cps[0])], u));
+            buf_put(&in, u, utf8kit_encode(cps[rnd_below(sizeof cps / sizeof cps[0])], u));
         }
         for (t = 0; t < sizeof targets / sizeof targets[0]; t++) {
             utf8kit_options opt;
@@ -699,8 +693,8 @@ static void assume_valid_tests(void)
             opt.policy = UTF8KIT_ASSUME_VALID;
             memset(&pl, 0, sizeof pl);
             pl.cut = CUT_RANDOM;
-            pl.max_chunk = 1 + rnd(50);
-            pl.max_cap = 1 + rnd(30);
+            pl.max_chunk = 1 + rnd_below(50);
+            pl.max_cap = 1 + rnd_below(30);
             one_shot(UTF8KIT_UTF8, targets[t], in.p, in.n, &opt, &want);
             snprintf(ctx, sizeof ctx, "assume-valid %zu to %d", i, (int)targets[t]);
             CHECK(want.status == UTF8KIT_OK, "%s: one-shot %s", ctx, utf8kit_status_name(want.status));
@@ -953,7 +947,6 @@ static void details(void)
 int main(void)
 {
     const char *dir = testdata_dir();
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
     test_begin();
     details();
     if (dir) {
@@ -964,8 +957,8 @@ int main(void)
     } else {
         printf("note: UTF8KIT_TESTDATA not set, third-party cases skipped\n");
     }
-    random_tests(q && *q == '1');
-    motif_tests(q && *q == '1');
+    random_tests(test_quick());
+    motif_tests(test_quick());
     assume_valid_tests();
     return test_done("stream");
 }

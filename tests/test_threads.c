@@ -41,7 +41,7 @@ static atomic_int stop_toggling;
 static atomic_ulong mismatches;
 static const char *first_impl[N_THREADS];
 
-static size_t reps(void) { return getenv("UTF8KIT_TEST_QUICK") ? 40 : 300; }
+static size_t reps(void) { return test_quick() ? 40 : 300; }
 
 static void build_inputs(void)
 {
@@ -153,7 +153,7 @@ static void *worker(void *arg)
 
 static void *toggler(void *arg)
 {
-    size_t i, rounds = getenv("UTF8KIT_TEST_QUICK") ? 200 : 2000;
+    size_t i, rounds = test_quick() ? 200 : 2000;
     (void)arg;
     pthread_barrier_wait(&start);
     pthread_barrier_wait(&phase2);

@@ -23,42 +23,18 @@
 #include "simd/utf8_pack4.h"
 #include "testlib.h"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
-static unsigned long long seed = 0x9E3779B97F4A7C15ull;
-
-static uint32_t rnd(void)
+/* testlib's xorshift64 (default seed), bits 13..44 of each new state: the
+ * draws this test's inputs have always been made of. */
+static uint32_t rnd13(void)
 {
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return (uint32_t)(seed >> 13);
+    return (uint32_t)(test_xorshift64() >> 13);
 }
 
 static const u8k_kernels *K;
-static size_t page;
 static unsigned char *in_end, *out_end; /* each just before a PROT_NONE page */
 #define RW_PAGES 4
 
-static unsigned char *guarded(void)
-{
-    unsigned char *m = mmap(NULL, page * (RW_PAGES + 1), PROT_READ | PROT_WRITE,
-                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED || mprotect(m + page * RW_PAGES, page, PROT_NONE) != 0) {
-        perror("mmap");
-        exit(2);
-    }
-    return m + page * RW_PAGES;
-}
-
 static unsigned char want[4096], big[4096];
-
-static bool same(utf8kit_result a, utf8kit_result b)
-{
-    return a.status == b.status && a.read == b.read && a.written == b.written &&
-           a.error_len == b.error_len;
-}
 
 /* One kernel call against the scalar one, output ending at the guard. */
 static void check16(const uint16_t *s, size_t n, size_t cap, unsigned flags, const char *what)
@@ -67,7 +43,7 @@ static void check16(const uint16_t *s, size_t n, size_t cap, unsigned flags, con
     utf8kit_result w = u8k_scalar_utf16_to_utf8(s, n, want, cap, flags), r;
     memset(d, 0xA5, cap);
     r = K->utf16_to_utf8(s, n, d, cap, flags);
-    CHECK(same(r, w),
+    CHECK(test_same_result(r, w),
           "%s%s%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu "
           "wrote %zu elen %zu",
           what, flags & U8K_BE ? " BE" : "", flags & U8K_TRUSTED ? " trusted" : "", n, cap,
@@ -83,7 +59,7 @@ static void check32(const uint32_t *s, size_t n, size_t cap, unsigned flags, con
     utf8kit_result w = u8k_scalar_utf32_to_utf8(s, n, want, cap, flags), r;
     memset(d, 0xA5, cap);
     r = K->utf32_to_utf8(s, n, d, cap, flags);
-    CHECK(same(r, w),
+    CHECK(test_same_result(r, w),
           "%s%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu "
           "wrote %zu elen %zu",
           what, flags & U8K_TRUSTED ? " trusted" : "", n, cap, utf8kit_status_name(r.status),
@@ -141,12 +117,12 @@ static uint32_t value(int kind)
     uint32_t c;
     switch (kind) {
     case ASCII:
-        return rnd() % 0x80;
+        return rnd13() % 0x80;
     case TWO:
-        return 0x80 + rnd() % 0x780;
+        return 0x80 + rnd13() % 0x780;
     case THREE:
         /* edges now and then: 0800, D7FF, E000, FFFF */
-        switch (rnd() % 8) {
+        switch (rnd13() % 8) {
         case 0:
             return 0x800;
         case 1:
@@ -156,15 +132,15 @@ static uint32_t value(int kind)
         case 3:
             return 0xFFFF;
         default:
-            c = 0x800 + rnd() % 0xF000; /* 0800..F7FF without D800..DFFF */
+            c = 0x800 + rnd13() % 0xF000; /* 0800..F7FF without D800..DFFF */
             return c >= 0xD800 ? c + 0x800 : c;
         }
     case PAIR:
-        return (rnd() & 3) == 0 ? 0x10000 + (rnd() & 1) * 0xFFFFF : 0x10000 + rnd() % 0x100000;
+        return (rnd13() & 3) == 0 ? 0x10000 + (rnd13() & 1) * 0xFFFFF : 0x10000 + rnd13() % 0x100000;
     case LONE_HIGH:
-        return 0xD800 + rnd() % 0x400;
+        return 0xD800 + rnd13() % 0x400;
     default:
-        return 0xDC00 + rnd() % 0x400;
+        return 0xDC00 + rnd13() % 0x400;
     }
 }
 
@@ -173,7 +149,7 @@ static int pick(size_t m)
     unsigned total = 0, k, r;
     for (k = 0; k < KINDS; k++)
         total += weights[m][k];
-    r = rnd() % total;
+    r = rnd13() % total;
     for (k = 0; r >= weights[m][k]; k++)
         r -= weights[m][k];
     return (int)k;
@@ -324,18 +300,16 @@ static size_t step = 1;
 
 int main(void)
 {
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
     static uint16_t u[400], v[400];
     static uint32_t c[400], e[400];
     static const uint32_t bad32[] = {0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0x110000, 0xFFFFFFFFu};
     size_t m, n, p;
     test_begin();
-    if (q && *q && *q != '0')
+    if (test_quick())
         step = 5;
     K = u8k_active();
-    page = (size_t)sysconf(_SC_PAGESIZE);
-    in_end = guarded();
-    out_end = guarded();
+    in_end = test_guarded(RW_PAGES);
+    out_end = test_guarded(RW_PAGES);
 
     known_answers();
     tables();
@@ -383,7 +357,7 @@ int main(void)
                 c[p] = value(pick(m));
             at32(c, n, "utf32 mix");
             if (n > 0) {
-                c[rnd() % n] = bad32[rnd() % (sizeof bad32 / sizeof bad32[0])];
+                c[rnd13() % n] = bad32[rnd13() % (sizeof bad32 / sizeof bad32[0])];
                 at32(c, n, "utf32 bad");
             }
         }

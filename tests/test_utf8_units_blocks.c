@@ -22,16 +22,6 @@
 #include "internal.h"
 #include "testlib.h"
 
-static unsigned long long rng = 0xD1B54A32D192ED03ull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
 static const u8k_kernels *K;
 #define OUT_MAX 4096
 static uint32_t want[OUT_MAX], got[OUT_MAX + 1];
@@ -147,6 +137,7 @@ int main(void)
     size_t n, k, at, len;
     int kind;
     test_begin();
+    test_seed(0xD1B54A32D192ED03u);
     K = u8k_active();
 
     /* Short inputs: every length 0..64 cut from a text of each kind at a

@@ -15,16 +15,6 @@
 #include "internal.h"
 #include "testlib.h"
 
-static unsigned long long rng = 0x9E3779B97F4A7C15ull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
 static const u8k_kernels *K;
 static uint16_t want[4096], got[4096];
 

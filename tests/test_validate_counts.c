@@ -25,22 +25,6 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-static unsigned long long rng = 0x2545F4914F6CDD1Dull;
-
-static uint32_t rnd(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
-}
-
-static int quick(void)
-{
-    const char *q = getenv("UTF8KIT_TEST_QUICK");
-    return q && *q && *q != '0';
-}
-
 /* ---- the independent counter --------------------------------------------- */
 
 /* The length of the well-formed sequence at s[0..n), n >= 1, or 0:
@@ -137,17 +121,6 @@ static size_t check(const unsigned char *src, size_t n, const char *what, size_t
 
 /* ---- the third-party cases ------------------------------------------------- */
 
-static int hexval(int ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 static unsigned long run_cases(const char *path)
 {
     static char line[65536];
@@ -236,7 +209,7 @@ static void all_cases(void)
 static void short_inputs(void)
 {
     unsigned char *b3 = dup_exact("\0\0\0", 3);
-    uint32_t v, step = quick() ? 97 : 1;
+    uint32_t v, step = test_quick() ? 97 : 1;
     size_t bad = 0;
     for (v = 0; v < 256; v++) {
         unsigned char b = (unsigned char)v;
@@ -374,7 +347,7 @@ static void random_texts(void)
         exit(2);
     for (mix = 0; mix < 4; mix++)
         for (nli = 0; nli < 4; nli++)
-            for (len = 0; len <= 700; len += quick() ? 7 : 1) {
+            for (len = 0; len <= 700; len += test_quick() ? 7 : 1) {
                 size_t n = make_text(t, len, mix, nls[nli], starts), pos;
                 unsigned char save;
                 check(t, n, "random valid", len);
@@ -397,7 +370,7 @@ static void random_texts(void)
                 check(t, n, "random two bytes", pos);
             }
     /* long texts: the accumulators are summed every 15 and 255 blocks */
-    for (big = 0; big < (quick() ? 4u : 16u); big++) {
+    for (big = 0; big < (test_quick() ? 4u : 16u); big++) {
         size_t want = (20u << 10) + rnd() % (280u << 10), n, pos;
         mix = (int)(big % 4);
         n = make_text(t, want, mix, nls[big / 4 % 4], starts);
@@ -422,7 +395,7 @@ static void two_byte_texts(void)
 {
     static const unsigned char subst[] = {0x80, 0xBF, 0x9A, 0xC3, 0xDF, 0xC1, 'z', 0xE2, 0xF0};
     unsigned char t[1100];
-    size_t n = 0, pos, k, step = quick() ? 5 : 1;
+    size_t n = 0, pos, k, step = test_quick() ? 5 : 1;
     while (n < 1000) {
         uint32_t cp = rnd() % 3 == 0 ? ' ' + rnd() % 95 : 0x80 + rnd() % 0x780;
         char tmp[4];
@@ -485,6 +458,7 @@ static void edges(void)
 int main(void)
 {
     test_begin();
+    test_seed(0x2545F4914F6CDD1Du);
     edges();
     all_cases();
     short_inputs();

@@ -8,6 +8,10 @@
  * kernel this CPU lacks, so ctest reports it as skipped, not passed.
  * dup_exact() copies bytes into a heap block of exactly that size, so that
  * AddressSanitizer and valgrind catch any read past the end.
+ * Also here, for the tests that need them: test_quick() (the shrunken
+ * sweeps of sanitizer runs), a fixed-seed random generator (rnd() and
+ * kin), guard pages (test_guarded, when the test defines _DEFAULT_SOURCE
+ * before its first include), test_same_result() and hexval().
  */
 #ifndef UTF8KIT_TESTLIB_H
 #define UTF8KIT_TESTLIB_H
@@ -15,9 +19,14 @@
 #include "utf8kit.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 static unsigned long test_passed, test_failed;
 
@@ -101,6 +110,112 @@ static inline unsigned char *read_file(const char *path, size_t *n)
     fclose(f);
     *n = len;
     return buf;
+}
+
+/* True when UTF8KIT_TEST_QUICK is set to anything but "" or "0": the
+ * sanitizer, valgrind and emulator runs, where a test shrinks its largest
+ * sweeps (and says so in its header comment). */
+static inline int test_quick(void)
+{
+    const char *q = getenv("UTF8KIT_TEST_QUICK");
+    return q && *q && *q != '0';
+}
+
+/* ---- a fixed-seed random generator ------------------------------------
+ * One 64-bit state, set by test_seed() (a test that never calls it starts
+ * from the default below) and stepped by one of two generators:
+ *  - test_xorshift64(): xorshift64, shifts 13, 7, 17 (full period over the
+ *    nonzero states); rnd() is bits 11..42 of the new state;
+ *  - test_xorshift64star(): xorshift64*, shifts 12, 25, 27, then the state
+ *    times 0x2545F4914F6CDD1D (the product is returned, the state keeps
+ *    the shifted value); rnd_star() is the product's high 32 bits.
+ * A test uses one of them. The sequence depends on the seed alone, so
+ * every run of a test sees the same inputs. */
+static uint64_t test_rng_state = 0x9E3779B97F4A7C15u;
+
+static inline void test_seed(uint64_t seed)
+{
+    test_rng_state = seed;
+}
+
+static inline uint64_t test_xorshift64(void)
+{
+    test_rng_state ^= test_rng_state << 13;
+    test_rng_state ^= test_rng_state >> 7;
+    test_rng_state ^= test_rng_state << 17;
+    return test_rng_state;
+}
+
+static inline uint32_t rnd(void)
+{
+    return (uint32_t)(test_xorshift64() >> 11);
+}
+
+static inline uint64_t test_xorshift64star(void)
+{
+    test_rng_state ^= test_rng_state >> 12;
+    test_rng_state ^= test_rng_state << 25;
+    test_rng_state ^= test_rng_state >> 27;
+    return test_rng_state * UINT64_C(0x2545F4914F6CDD1D);
+}
+
+static inline uint32_t rnd_star(void)
+{
+    return (uint32_t)(test_xorshift64star() >> 32);
+}
+
+/* ---- guard pages -------------------------------------------------------
+ * test_guarded(pages) maps `pages` writable pages followed by one PROT_NONE
+ * page and returns the address of that last page: [end - n, end) is usable
+ * for n up to pages times the page size, and touching end[0] faults. The
+ * mapping lives until the process exits. When mmap or mprotect fails it
+ * exits with status 2; test_guarded_try() returns NULL instead. They need
+ * MAP_ANONYMOUS, which a -std=c11 build declares only when the test
+ * defines _DEFAULT_SOURCE before its first include. */
+#ifdef MAP_ANONYMOUS
+static inline unsigned char *test_guarded_try(size_t pages)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *m = mmap(NULL, page * (pages + 1), PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    if (mprotect(m + page * pages, page, PROT_NONE) != 0) {
+        munmap(m, page * (pages + 1));
+        return NULL;
+    }
+    return m + page * pages;
+}
+
+static inline unsigned char *test_guarded(size_t pages)
+{
+    unsigned char *end = test_guarded_try(pages);
+    if (!end) {
+        perror("mmap");
+        exit(2);
+    }
+    return end;
+}
+#endif
+
+/* Whether two results agree in status, read, written and error_len (what
+ * every entry fills; a test compares `replaced` itself where it counts). */
+static inline bool test_same_result(utf8kit_result a, utf8kit_result b)
+{
+    return a.status == b.status && a.read == b.read && a.written == b.written &&
+           a.error_len == b.error_len;
+}
+
+/* The value of one hexadecimal digit (either case), or -1. */
+static inline int hexval(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    return -1;
 }
 
 #endif
