@@ -14,26 +14,7 @@ import sys
 import tempfile
 import time
 
-CLI = os.environ.get("UTF8KIT_CLI", "")
-if not CLI:
-    print("skipped: UTF8KIT_CLI is empty (the utf8kit command is not built)")
-    sys.exit(77)
-
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAILED:", what)
-
-
-def run(args, data=None, **kw):
-    return subprocess.run([CLI] + args, input=data, capture_output=True, **kw)
-
+from clitest import CLI, check, counts, remove_tree, run
 
 TMP = tempfile.mkdtemp(prefix="utf8kit-cli-")
 
@@ -612,15 +593,7 @@ if build_dir and cmake:
 else:
     print("note: UTF8KIT_BUILD_DIR or cmake missing: the install layout is not tested")
 
-# clean up
-for root, dirs, fs in os.walk(TMP, topdown=False):
-    for n in fs:
-        os.unlink(os.path.join(root, n))
-    for n in dirs:
-        if os.path.islink(os.path.join(root, n)):
-            os.unlink(os.path.join(root, n))
-        else:
-            os.rmdir(os.path.join(root, n))
-os.rmdir(TMP)
+remove_tree(TMP)
+checks, failures = counts()
 print("test_cli: %d passed, %d failed" % (checks - failures, failures))
 sys.exit(1 if failures else 0)

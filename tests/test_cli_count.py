@@ -9,26 +9,10 @@ import codecs
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
-CLI = os.environ.get("UTF8KIT_CLI", "")
-if not CLI:
-    print("skipped: UTF8KIT_CLI is empty (the utf8kit command is not built)")
-    sys.exit(77)
-
-failures = 0
-checks = 0
-
-
-def check(cond, what):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        print("FAILED:", what)
-
+from clitest import check, counts, remove_tree, run
 
 TMP = tempfile.mkdtemp(prefix="utf8kit-count-")
 
@@ -100,17 +84,17 @@ for name, d in inputs.items():
     want = expected(d)
     want_bom = d.startswith(b"\xef\xbb\xbf")
     runs = [
-        ("mapped", [CLI, "count", "--json", p], None, None),
-        ("read", [CLI, "count", "--json", p], None, {"UTF8KIT_CLI_NO_MMAP": "1"}),
-        ("pipe", [CLI, "count", "--json"], d, None),
-        ("jobs 2", [CLI, "count", "--jobs", "2", "--json", p], None, None),
-        ("jobs 3", [CLI, "count", "--jobs", "3", "--json", p], None, None),
+        ("mapped", ["count", "--json", p], None, None),
+        ("read", ["count", "--json", p], None, {"UTF8KIT_CLI_NO_MMAP": "1"}),
+        ("pipe", ["count", "--json"], d, None),
+        ("jobs 2", ["count", "--jobs", "2", "--json", p], None, None),
+        ("jobs 3", ["count", "--jobs", "3", "--json", p], None, None),
     ]
     for how, args, data, env in runs:
         e = dict(os.environ)
         if env:
             e.update(env)
-        r = subprocess.run(args, input=data, capture_output=True, env=e)
+        r = run(args, data, env=e)
         try:
             o = json.loads(r.stdout)
         except ValueError:
@@ -122,7 +106,7 @@ for name, d in inputs.items():
 # The table form sums the files.
 pa = os.path.join(TMP, "valid")
 pb = os.path.join(TMP, "random_errors")
-r = subprocess.run([CLI, "count", pa, pb], capture_output=True)
+r = run(["count", pa, pb])
 rows = r.stdout.decode().splitlines()
 wa, wb = expected(inputs["valid"]), expected(inputs["random errors"])
 total = rows[-1].split() if rows else []
@@ -131,8 +115,7 @@ check(r.returncode == 0 and len(rows) == 4 and total[-1] == "total"
       and int(total[1]) == wa["characters"] + wb["characters"]
       and int(total[2]) == wa["lines"] + wb["lines"], "table total: %s" % rows[-1:])
 
-for f in os.listdir(TMP):
-    os.unlink(os.path.join(TMP, f))
-os.rmdir(TMP)
+remove_tree(TMP)
+checks, failures = counts()
 print("test_cli_count: %d checks, %d failed" % (checks, failures))
 sys.exit(1 if failures else 0)
