@@ -115,6 +115,15 @@ U8K_INLINE u8k_v v_shl16(u8k_v v, int n)
 {
     return vreinterpretq_u8_u16(vshlq_u16(vreinterpretq_u16_u8(v), vdupq_n_s16((int16_t)n)));
 }
+/* (a negative count shifts right) */
+U8K_INLINE u8k_v v_shr16(u8k_v v, int n)
+{
+    return vreinterpretq_u8_u16(vshlq_u16(vreinterpretq_u16_u8(v), vdupq_n_s16((int16_t)-n)));
+}
+U8K_INLINE u8k_v v_add16(u8k_v a, u8k_v b)
+{
+    return vreinterpretq_u8_u16(vaddq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+}
 U8K_INLINE u8k_v v_gt16(u8k_v a, u8k_v b)
 {
     return vreinterpretq_u8_u16(vcgtq_s16(vreinterpretq_s16_u8(a), vreinterpretq_s16_u8(b)));

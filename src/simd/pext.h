@@ -25,6 +25,8 @@
  *                        h = 1: the others) zero-extended into lane k
  *   v_splat16(x)         every lane x
  *   v_shl16(v, n)        every lane shifted left by n (0 < n < 16)
+ *   v_shr16(v, n)        every lane shifted right by n (0 < n < 16), zeros in
+ *   v_add16(a, b)        lanewise a + b (modulo 2^16)
  *   v_gt16(a, b)         all ones in the lanes where a > b (signed)
  *   v_blend(a, b, m)     b where m is all ones, a where it is zero
  *   v_bswap16(v)         the two bytes of every lane swapped
@@ -69,43 +71,141 @@ static const unsigned char u8k_pack_rows[256][16] = {U8K_ROW64(0), U8K_ROW64(64)
 #define U8K_HALF_BITS (((uint64_t)1 << VW / 2) - 1)
 
 /* The value of the character that would end at each byte of half h of
- * the block w, in 16-bit lanes, given the bytes p1 and p2 one and two
- * places before each byte (big-endian when be). With a1, a2 the bytes
- * before and b the byte itself, x = a1 << 6 ^ b holds the low 6 bits of
- * b and the bits of a1 above them, and what XOR takes away is known:
+ * the block w, in 16-bit lanes, given the bytes p1, p2, p3 one, two and
+ * three places before each byte (big-endian when be). With a1, a2 the
+ * bytes before and b the byte itself, x = a1 << 6 ^ b holds the low 6
+ * bits of b and the bits of a1 above them, and what XOR takes away is
+ * known:
  *   110xxxxx 10yyyyyy: x ^ 3080 (a1 << 6 had 3000 above xxxxx, b had 80)
- *   1110wwww 10xxxxxx 10yyyyyy: x ^ a2 << 12 ^ 2080 (a1 << 6 had 2000,
- *   which a2 << 12 leaves in place, and the shift drops a2's top nibble)
+ *   1110wwww 10xxxxxx 10yyyyyy: v3 = x ^ a2 << 12 ^ 2080 (a1 << 6 had
+ *   2000, which a2 << 12 leaves in place, and the shift drops a2's top
+ *   nibble)
  * a1 above BF is a lead (2 bytes), else a tail (3 bytes); b below 80 is
- * ASCII, itself. Without `three` the block has no 3-byte character (p2
- * is not read). Lanes that are no character's end get garbage. */
-U8K_INLINE u8k_v u8k_end_values(u8k_v w, u8k_v p1, u8k_v p2, int h, bool three, bool be)
+ * ASCII, itself. `kind` is the longest character the block may hold: 2
+ * (p2 and p3 are not read), 3 (p3 is not read) or 4 (UTF-16 only): a
+ * 4-byte character 11110uuu 10uuzzzz 10xxxxyy 10wwwwww, U = uuuuu - 1,
+ * becomes two units, the high surrogate D800 | U << 6 | zzzz << 2 | yy
+ * at its third byte (a2 is the lead: v3 >> 4 is uuu uuzzzz yy, plus
+ * D800 - 40 for the - 1 in U) and the low one DC00 | xxxx << 6 | wwwwww
+ * at its fourth (the low 10 bits of v3). Lanes that are no character's
+ * end (nor a third byte of 4) get garbage. */
+U8K_INLINE u8k_v u8k_end_values(u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h, int kind, bool be)
 {
     u8k_v b = v_widen16(w, h), a1 = v_widen16(p1, h);
     u8k_v x = v_xor(v_shl16(a1, 6), b);
     u8k_v v = v_xor(x, v_splat16(0x3080));
-    if (three) {
-        u8k_v v3 = v_xor(x, v_xor(v_shl16(v_widen16(p2, h), 12), v_splat16(0x2080)));
+    if (kind >= 3) {
+        u8k_v a2 = v_widen16(p2, h);
+        u8k_v v3 = v_xor(x, v_xor(v_shl16(a2, 12), v_splat16(0x2080)));
         v = v_blend(v3, v, v_gt16(a1, v_splat16(0xBF)));
+        if (kind == 4) {
+            u8k_v ef = v_splat16(0xEF);
+            v = v_blend(v, v_add16(v_shr16(v3, 4), v_splat16(0xD800 - 0x40)), v_gt16(a2, ef));
+            v = v_blend(v, v_or(v_and(v3, v_splat16(0x03FF)), v_splat16(0xDC00)),
+                        v_gt16(v_widen16(p3, h), ef));
+        }
     }
     v = v_blend(v, b, v_gt16(v_splat16(0x80), b));
     return be ? v_bswap16(v) : v;
 }
 
-/* Stores the characters that end in block w (bit k of e: one ends at
- * byte k) after the block prev, in order, at dst or dst32 (wide); writes
- * at most VW units; returns how many count. */
-U8K_INLINE size_t u8k_block_units(u8k_v w, u8k_v prev, uint64_t e, bool three, bool be, bool wide,
+/* Stores the units of the characters that end in block w (bit k of e:
+ * one ends at byte k, or a high surrogate) after the block prev, in
+ * order, at dst or dst32 (wide); writes at most VW units; returns how
+ * many count. */
+U8K_INLINE size_t u8k_block_units(u8k_v w, u8k_v prev, uint64_t e, int kind, bool be, bool wide,
                                   uint16_t *dst, uint32_t *dst32)
 {
-    u8k_v p1 = v_prev1(w, prev), p2 = three ? v_prev2(w, prev) : p1;
+    u8k_v p1 = v_prev1(w, prev), p2 = kind >= 3 ? v_prev2(w, prev) : p1;
+    u8k_v p3 = kind == 4 ? v_prev3(w, prev) : p1;
     size_t n = 0;
     for (int h = 0; h < 2; h++) {
-        u8k_v v = u8k_end_values(w, p1, p2, h, three, be);
+        u8k_v v = u8k_end_values(w, p1, p2, p3, h, kind, be);
         unsigned m = (unsigned)(e >> (h * VW / 2) & U8K_HALF_BITS);
         n += wide ? v_pack32(dst32 + n, v, u8k_pack_rows, m) : v_pack16(dst + n, v, u8k_pack_rows, m);
     }
     return n;
+}
+
+/* Where the block loop of u8k_utf8_to_units_pext stands: the next block
+ * at b, o units stored, done the end of the last whole character stored
+ * and od the units before it; the block before b (prev) and its bytes
+ * C0..DF, E0..FF, F0..FF (bit k: byte k). */
+typedef struct {
+    size_t b, o, done, od;
+    u8k_v prev;
+    uint64_t pm2, pe0, pf0;
+} u8k_pext_at;
+
+/* The masks of block w after the block of *at: bytes 80..FF (high),
+ * tails 80..BF, leads C0..DF (m2), E0..FF (e0); and the character ends
+ * of 1 and 2 bytes: ASCII, a tail one after a 2-byte lead (the callers
+ * add those of 3 and 4: a tail two after E0..FF, three after F0..FF).
+ * (v - 40 has its high bit set exactly for C0..FF, v - 60 for E0..FF.) */
+#define U8K_PEXT_MASKS(w, pm2, pe0, st)                                                         \
+    do {                                                                                  \
+        high = v_high(w);                                                                 \
+        lead = v_high(v_subs(w, v_splat(0x40)));                                          \
+        e0 = v_high(v_subs(w, (st).e0));                                                  \
+        tail = high & ~lead;                                                              \
+        m2 = lead & ~e0;                                                                  \
+        e = ~high | (tail & (m2 << 1 | (pm2) >> (VW - 1)));                               \
+    } while (0)
+
+/* UTF-8 -> UTF-16 blocks that hold a byte F0..FF or follow one that ends
+ * less than 3 bytes before them, from at->b, until the first that does
+ * neither (a loop of its own: the main loop keeps its registers for the
+ * 1- to 3-byte text). A 4-byte character gives two units: its high
+ * surrogate at its third byte (an end of its own in e, also in hs) and
+ * its low one at its fourth. Returns false when the rest goes to the
+ * scalar kernel from at->done (an error seen, or no end in a block). */
+static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, uint16_t *dst,
+                                       size_t cap, bool be, bool trusted, u8k_pext_at *at)
+{
+    /* the state in locals: the vector stores may alias *at */
+    size_t b = at->b, o = at->o, done = at->done, od = at->od;
+    u8k_v prev = at->prev;
+    uint64_t pm2 = at->pm2, pe0 = at->pe0, pf0 = at->pf0;
+    bool more = true;
+    u8k_vstate st;
+    u8k_vinit(&st);
+    while (b + VW <= len && o + VW <= cap) {
+        u8k_v w = v_load(src + b);
+        uint64_t high, lead, tail, m2, e0, f0, e, hs;
+        if (!v_any(v_subs(w, v_splat(0xEF))) && pf0 >> (VW - 3) == 0)
+            break;
+        if (!trusted && v_any(u8k_vcheck2(&st, w, prev))) {
+            more = false;
+            break;
+        }
+        U8K_PEXT_MASKS(w, pm2, pe0, st);
+        f0 = v_high(v_subs(w, st.f0));
+        hs = tail & (f0 << 2 | pf0 >> (VW - 2));
+        e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2) | f0 << 3 | pf0 >> (VW - 3))));
+        if ((e & ~hs) == 0) {
+            more = false; /* only invalid input (under U8K_TRUSTED) */
+            break;
+        }
+        o += u8k_block_units(w, prev, e, 4, be, false, dst + o, NULL);
+        /* the last whole character: a high surrogate stored last waits
+         * for its low half in the next block */
+        done = b + 64 - (size_t)__builtin_clzll(e & ~hs);
+        od = o - (size_t)(hs >> (63 - __builtin_clzll(e)) & 1);
+        prev = w;
+        pm2 = m2;
+        pe0 = e0;
+        pf0 = f0;
+        b += VW;
+    }
+    at->b = b;
+    at->o = o;
+    at->done = done;
+    at->od = od;
+    at->prev = prev;
+    at->pm2 = pm2;
+    at->pe0 = pe0;
+    at->pf0 = pf0;
+    return more;
 }
 
 /* UTF-8 -> UTF-16, or UTF-32 when wide (BE applies to UTF-16 only), in
@@ -114,22 +214,24 @@ U8K_INLINE size_t u8k_block_units(u8k_v w, u8k_v prev, uint64_t e, bool three, b
  * Each block is validated by the checks of simd/validate.h in the same
  * pass; a block where they see an error sends the rest, from the end of
  * the last character stored, to the scalar kernel, whose result is then
- * the answer. done is that end, od the units before it. A block with a
- * byte F0..FF sends a stretch from done to the scalar kernel, and the
- * blocks start again where it stopped (a character start). Under
- * U8K_TRUSTED the blocks are not checked: a block stores at most one unit
- * per byte whatever it holds, so invalid input still stays within
- * utf8kit_max_output_size. */
+ * the answer. done is that end, od the units before it. Blocks with
+ * F0..FF go to u8k_pext_four for UTF-16; for UTF-32 such a block sends a
+ * stretch from done to the scalar kernel, and the blocks start again
+ * where it stopped (a character start). Under U8K_TRUSTED the blocks are
+ * not checked: a block stores at most one unit per byte whatever it
+ * holds, so invalid input still stays within utf8kit_max_output_size. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_t len, void *out,
-                                                 size_t cap, unsigned flags, bool wide)
+                                                 size_t cap, unsigned flags, bool wide,
+                                                 u8k_pext_at *at, bool *four)
 {
     bool be = !wide && (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
     uint16_t *dst = (uint16_t *)out;
     uint32_t *dst32 = (uint32_t *)out;
-    size_t b = 0, o = 0, done = 0, od = 0;
-    /* the block before b and its bytes C0..DF and E0..FF (bit k: byte k) */
-    u8k_v prev = v_splat(0);
-    uint64_t pm2 = 0, pe0 = 0;
+    size_t b = at->b, o = at->o, done = at->done, od = at->od;
+    /* the block before b and its bytes C0..DF and E0..FF (bit k: byte k);
+     * no byte F0..FF in its last 3 */
+    u8k_v prev = at->prev;
+    uint64_t pm2 = at->pm2, pe0 = at->pe0;
     u8k_vstate st;
     utf8kit_result r;
     u8k_vinit(&st);
@@ -184,37 +286,41 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
                 pm2 = pe0 = 0;
                 continue;
             }
-            /* F0..FF (v - EF is non-zero exactly there): so no block
-             * before b holds one either, which spares the checks the
-             * bytes 3 back (u8k_vcheck2_three) */
-            if (v_any(v_subs(w, v_splat(0xEF))))
-                goto four;
-            /* v - 40 has its high bit set exactly for C0..FF, v - 60
-             * for E0..FF */
-            lead = v_high(v_subs(w, v_splat(0x40)));
-            e0 = v_high(v_subs(w, st.e0));
-            tail = high & ~lead;
-            m2 = lead & ~e0;
-            /* a byte ends a character when it is ASCII, or a tail one
-             * after a 2-byte lead or two after a 3-byte one */
-            e = ~high | (tail & (m2 << 1 | pm2 >> (VW - 1)));
+            /* F0..FF (v - EF is non-zero exactly there) */
+            if (v_any(v_subs(w, v_splat(0xEF)))) {
+                if (wide)
+                    goto stretch;
+                /* over to u8k_pext_four, through the caller (a call
+                 * here would cost this loop its vector registers) */
+                at->b = b;
+                at->o = o;
+                at->done = done;
+                at->od = od;
+                at->prev = prev;
+                at->pm2 = pm2;
+                at->pe0 = pe0;
+                *four = true;
+                return u8k_res(UTF8KIT_OK, 0, 0, 0);
+            }
+            U8K_PEXT_MASKS(w, pm2, pe0, st);
             if ((e0 | pe0 >> (VW - 2)) == 0) {
                 /* no E0..EF in this block or the 2 bytes before it: 1-
                  * and 2-byte characters only (and no byte wants the
-                 * byte 2 back) */
+                 * byte 2 back, nor, with no F0..FF, 3 back) */
                 if (!trusted && v_any(u8k_vcheck2_two(&st, w, prev)))
                     goto rest;
                 e &= U8K_BLOCK_BITS;
                 if (e == 0)
                     goto rest; /* only invalid input (under U8K_TRUSTED) */
-                o += u8k_block_units(w, prev, e, false, be, wide, dst + o, dst32 + o);
+                o += u8k_block_units(w, prev, e, 2, be, wide, dst + o, dst32 + o);
             } else {
+                /* no byte wants the byte 3 back (no F0..FF) */
                 if (!trusted && v_any(u8k_vcheck2_three(&st, w, prev)))
                     goto rest;
                 e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
                 if (e == 0)
                     goto rest;
-                o += u8k_block_units(w, prev, e, true, be, wide, dst + o, dst32 + o);
+                o += u8k_block_units(w, prev, e, 3, be, wide, dst + o, dst32 + o);
             }
             done = b + 64 - (size_t)__builtin_clzll(e);
             od = o;
@@ -224,12 +330,12 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             b += VW;
         }
         break;
-    four:
-        /* F0..FF: a stretch for the scalar kernel, then blocks again from
-         * where it stopped (a character start after valid text) */
+    stretch:
+        /* F0..FF in UTF-32: a stretch for the scalar kernel, then blocks
+         * again from where it stopped (a character start after valid
+         * text) */
         j = u8k_stretch8(src, len, done);
-        r = wide ? u8k_scalar_utf8_to_utf32(src + done, j - done, dst32 + od, cap - od, flags)
-                 : u8k_scalar_utf8_to_utf16(src + done, j - done, dst + od, cap - od, flags);
+        r = u8k_scalar_utf8_to_utf32(src + done, j - done, dst32 + od, cap - od, flags);
         if (r.status != UTF8KIT_OK) {
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
                 return u8k_shift(r, done, od);
@@ -250,17 +356,32 @@ rest:
  * that is not all ASCII: a short input, or a run of ASCII blocks ahead
  * of the rest, does not pay its set-up (stack frame, constants). Before
  * it, u8k_ascii_head widens the ASCII blocks at the start and returns how
- * many bytes (= units) they hold; what follows them starts a character. */
+ * many bytes (= units) they hold; what follows them starts a character.
+ * For UTF-16 it alternates with u8k_pext_four. */
 static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext(const unsigned char *src, size_t len,
                                                        uint16_t *dst, size_t cap, unsigned flags)
 {
-    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, false);
+    u8k_pext_at at = {0, 0, 0, 0, v_splat(0), 0, 0, 0};
+    for (;;) {
+        bool four = false;
+        utf8kit_result r = u8k_utf8_to_units_pext(src, len, dst, cap, flags, false, &at, &four);
+        if (!four)
+            return r;
+        at.pf0 = 0;
+        if (!u8k_pext_four(src, len, dst, cap, (flags & U8K_BE) != 0, (flags & U8K_TRUSTED) != 0,
+                           &at))
+            return u8k_shift(u8k_scalar_utf8_to_utf16(src + at.done, len - at.done, dst + at.od,
+                                                      cap - at.od, flags),
+                             at.done, at.od);
+    }
 }
 
 static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext(const unsigned char *src, size_t len,
                                                        uint32_t *dst, size_t cap, unsigned flags)
 {
-    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, true);
+    u8k_pext_at at = {0, 0, 0, 0, v_splat(0), 0, 0, 0};
+    bool four = false;
+    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, true, &at, &four);
 }
 
 U8K_INLINE size_t u8k_ascii_head(const unsigned char *src, size_t len, void *out, size_t cap,

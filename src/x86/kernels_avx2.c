@@ -94,6 +94,8 @@ U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
 }
 U8K_INLINE u8k_v v_splat16(uint16_t x) { return _mm256_set1_epi16((short)x); }
 U8K_INLINE u8k_v v_shl16(u8k_v v, int n) { return _mm256_slli_epi16(v, n); }
+U8K_INLINE u8k_v v_shr16(u8k_v v, int n) { return _mm256_srli_epi16(v, n); }
+U8K_INLINE u8k_v v_add16(u8k_v a, u8k_v b) { return _mm256_add_epi16(a, b); }
 U8K_INLINE u8k_v v_gt16(u8k_v a, u8k_v b) { return _mm256_cmpgt_epi16(a, b); }
 U8K_INLINE u8k_v v_blend(u8k_v a, u8k_v b, u8k_v m) { return _mm256_blendv_epi8(a, b, m); }
 U8K_INLINE u8k_v v_bswap16(u8k_v v)
