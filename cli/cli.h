@@ -146,6 +146,10 @@ bool cli_output_flush(cli_output *out);
 int cli_output_commit(cli_output *out);
 /* cli_output_abort removes the temporary file, if any, and frees. */
 void cli_output_abort(cli_output *out);
+/* cli_output_finish aborts out when failed is set, else commits it.
+ * Returns 0 when committed, -1 when aborted or the commit failed (then
+ * reported). */
+int cli_output_finish(cli_output *out, bool failed);
 
 /* cli_stdout_check flushes stdout and reports a write error (EPIPE,
  * ENOSPC...). Returns 0 or -1. */
@@ -277,6 +281,16 @@ typedef struct cli_args {
 /* cli_next returns an option id, 0 for an operand (in a->arg), -1 at the
  * end, or -2 after printing a usage error. */
 int cli_next(cli_args *a, const cli_opt *opts);
+
+/* The arguments of options that several subcommands take. Each stores the
+ * value and returns true, or prints the usage error for subcommand cmd and
+ * returns false (the caller then exits with CLI_EXIT_ERROR).
+ * cli_form_option: --form, a name cli_parse_form knows;
+ * cli_jobs_option: --jobs, a number from 1 to CLI_MAX_JOBS;
+ * cli_bom_option: --bom, keep, strip or add. */
+bool cli_form_option(const char *cmd, const char *arg, cli_form *form);
+bool cli_jobs_option(const char *cmd, const char *arg, unsigned *jobs);
+bool cli_bom_option(const char *cmd, const char *arg, utf8kit_bom_policy *bom);
 
 /* ---- subcommands ------------------------------------------------------------ */
 

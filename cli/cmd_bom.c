@@ -97,15 +97,10 @@ static int bom_one(int action, bool quiet, const char *path)
             if (r < 0)
                 ok = false;
         }
-        if (!ok) {
-            cli_output_abort(&out);
+        if (cli_output_finish(&out, !ok) != 0) {
             cli_input_close(&in);
             return CLI_EXIT_ERROR;
         }
-    }
-    if (cli_output_commit(&out) != 0) {
-        cli_input_close(&in);
-        return CLI_EXIT_ERROR;
     }
     if (!quiet && !to_stdout)
         fprintf(stderr, "%s: %s: byte order mark %s\n", cli_prog, in.name,

@@ -590,21 +590,17 @@ int cmd_check(int argc, char **argv)
             }
             o.max_errors = v;
             break;
-        case O_FORM: {
-            int f = cli_parse_form(a.arg);
-            if (f < 0) {
+        case O_FORM:
+            if (!cli_form_option("check", a.arg, &o.form)) {
                 free(files);
-                return cli_usage_error("check", "unknown form '%s'", a.arg);
+                return CLI_EXIT_ERROR;
             }
-            o.form = (cli_form)f;
             break;
-        }
         case O_JOBS:
-            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > CLI_MAX_JOBS) {
+            if (!cli_jobs_option("check", a.arg, &o.jobs)) {
                 free(files);
-                return cli_usage_error("check", "--jobs needs a number from 1 to %d", CLI_MAX_JOBS);
+                return CLI_EXIT_ERROR;
             }
-            o.jobs = (unsigned)v;
             break;
         case O_PROG: o.progress = 1; break;
         case O_NOPROG: o.progress = 0; break;

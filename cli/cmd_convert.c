@@ -85,14 +85,8 @@ int cmd_convert(int argc, char **argv)
             break;
         case O_SKIP: opt.policy = UTF8KIT_SKIP; break;
         case O_BOM:
-            if (strcmp(a.arg, "keep") == 0)
-                opt.bom = UTF8KIT_BOM_KEEP;
-            else if (strcmp(a.arg, "strip") == 0)
-                opt.bom = UTF8KIT_BOM_STRIP;
-            else if (strcmp(a.arg, "add") == 0)
-                opt.bom = UTF8KIT_BOM_ADD;
-            else
-                return cli_usage_error("convert", "--bom takes keep, strip or add");
+            if (!cli_bom_option("convert", a.arg, &opt.bom))
+                return CLI_EXIT_ERROR;
             break;
         case O_QUIET: quiet = true; break;
         case O_PROG: progress = 1; break;

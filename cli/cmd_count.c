@@ -241,7 +241,6 @@ int cmd_count(int argc, char **argv)
     const char **files = calloc((size_t)argc + 1, sizeof *files);
     size_t nfiles = 0, ok = 0;
     int id, rc = CLI_EXIT_OK;
-    uint64_t v;
     counts total;
     memset(&o, 0, sizeof o);
     memset(&total, 0, sizeof total);
@@ -254,21 +253,17 @@ int cmd_count(int argc, char **argv)
         case -2: free(files); return CLI_EXIT_ERROR;
         case 0: files[nfiles++] = a.arg; break;
         case O_JSON: o.json = true; break;
-        case O_FORM: {
-            int f = cli_parse_form(a.arg);
-            if (f < 0) {
+        case O_FORM:
+            if (!cli_form_option("count", a.arg, &o.form)) {
                 free(files);
-                return cli_usage_error("count", "unknown form '%s'", a.arg);
+                return CLI_EXIT_ERROR;
             }
-            o.form = (cli_form)f;
             break;
-        }
         case O_JOBS:
-            if (!cli_parse_u64(a.arg, &v) || v == 0 || v > CLI_MAX_JOBS) {
+            if (!cli_jobs_option("count", a.arg, &o.jobs)) {
                 free(files);
-                return cli_usage_error("count", "--jobs needs a number from 1 to %d", CLI_MAX_JOBS);
+                return CLI_EXIT_ERROR;
             }
-            o.jobs = (unsigned)v;
             break;
         case O_PROG: o.progress = 1; break;
         case O_NOPROG: o.progress = 0; break;

@@ -101,13 +101,7 @@ static int parse_common(cli_args *a, int id, cli_form *form, bool *verbose)
 {
     switch (id) {
     case O_VERBOSE: *verbose = true; return 0;
-    case O_FORM: {
-        int f = cli_parse_form(a->arg);
-        if (f < 0)
-            return cli_usage_error(a->cmd, "unknown form '%s'", a->arg);
-        *form = (cli_form)f;
-        return 0;
-    }
+    case O_FORM: return cli_form_option(a->cmd, a->arg, form) ? 0 : CLI_EXIT_ERROR;
     }
     return 0;
 }

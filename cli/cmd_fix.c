@@ -121,7 +121,8 @@ int cmd_fix(int argc, char **argv)
     cli_args a = {argc, 1, argv, "fix", false, NULL, NULL, 0};
     const char *file = NULL, *outpath = NULL;
     bool inplace = false, quiet = false, had_bom = false, stopped;
-    int id, progress = -1, bom = 0; /* 0 keep, 1 strip, 2 add */
+    int id, progress = -1;
+    utf8kit_bom_policy bom = UTF8KIT_BOM_KEEP;
     cli_form form = CLI_FORM_UTF8;
     fixer f;
     cli_input in;
@@ -148,22 +149,13 @@ int cmd_fix(int argc, char **argv)
             f.mode = MODE_CP1252;
             break;
         case O_BOM:
-            if (strcmp(a.arg, "keep") == 0)
-                bom = 0;
-            else if (strcmp(a.arg, "strip") == 0)
-                bom = 1;
-            else if (strcmp(a.arg, "add") == 0)
-                bom = 2;
-            else
-                return cli_usage_error("fix", "--bom takes keep, strip or add");
+            if (!cli_bom_option("fix", a.arg, &bom))
+                return CLI_EXIT_ERROR;
             break;
-        case O_FORM: {
-            int fm = cli_parse_form(a.arg);
-            if (fm < 0)
-                return cli_usage_error("fix", "unknown form '%s'", a.arg);
-            form = (cli_form)fm;
+        case O_FORM:
+            if (!cli_form_option("fix", a.arg, &form))
+                return CLI_EXIT_ERROR;
             break;
-        }
         case O_QUIET: quiet = true; break;
         case O_PROG: progress = 1; break;
         case O_NOPROG: progress = 0; break;
@@ -201,9 +193,9 @@ int cmd_fix(int argc, char **argv)
             if (first) {
                 first = false;
                 had_bom = in.len >= 3 && memcmp(in.buf, "\xEF\xBB\xBF", 3) == 0;
-                if (had_bom && bom == 1)
+                if (had_bom && bom == UTF8KIT_BOM_STRIP)
                     start = 3;
-                if (!had_bom && bom == 2 && !cli_output_write(&out, "\xEF\xBB\xBF", 3))
+                if (!had_bom && bom == UTF8KIT_BOM_ADD && !cli_output_write(&out, "\xEF\xBB\xBF", 3))
                     f.failed = true;
             }
             keep = start + cli_walk(form, in.buf + start, in.len - start, in.len - start,
@@ -212,12 +204,7 @@ int cmd_fix(int argc, char **argv)
                 break;
         }
     }
-    if (f.failed) {
-        cli_output_abort(&out);
-        cli_input_close(&in);
-        return CLI_EXIT_ERROR;
-    }
-    if (cli_output_commit(&out) != 0) {
+    if (cli_output_finish(&out, f.failed) != 0) {
         cli_input_close(&in);
         return CLI_EXIT_ERROR;
     }
@@ -229,9 +216,9 @@ int cmd_fix(int argc, char **argv)
                     mode_words[f.mode]);
         else
             fprintf(stderr, "%s: %s: no invalid sequence", cli_prog, in.name);
-        if (had_bom && bom == 1)
+        if (had_bom && bom == UTF8KIT_BOM_STRIP)
             fputs("; byte order mark removed", stderr);
-        if (!had_bom && bom == 2)
+        if (!had_bom && bom == UTF8KIT_BOM_ADD)
             fputs("; byte order mark added", stderr);
         fputc('\n', stderr);
     }

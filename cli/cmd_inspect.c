@@ -92,13 +92,10 @@ int cmd_inspect(int argc, char **argv)
             file = a.arg;
             break;
         case O_STRING: str = a.arg; break;
-        case O_FORM: {
-            int f = cli_parse_form(a.arg);
-            if (f < 0)
-                return cli_usage_error("inspect", "unknown form '%s'", a.arg);
-            ins.form = (cli_form)f;
+        case O_FORM:
+            if (!cli_form_option("inspect", a.arg, &ins.form))
+                return CLI_EXIT_ERROR;
             break;
-        }
         case O_HELP: print_help(); return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
         }
     }

@@ -530,6 +530,15 @@ void cli_output_abort(cli_output *out)
     out->resolved = NULL;
 }
 
+int cli_output_finish(cli_output *out, bool failed)
+{
+    if (failed) {
+        cli_output_abort(out);
+        return -1;
+    }
+    return cli_output_commit(out);
+}
+
 int cli_stdout_check(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {

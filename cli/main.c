@@ -154,3 +154,40 @@ int cli_next(cli_args *a, const cli_opt *opts)
     a->shortpos = 1;
     return cli_next(a, opts);
 }
+
+bool cli_form_option(const char *cmd, const char *arg, cli_form *form)
+{
+    int f = cli_parse_form(arg);
+    if (f < 0) {
+        cli_usage_error(cmd, "unknown form '%s'", arg);
+        return false;
+    }
+    *form = (cli_form)f;
+    return true;
+}
+
+bool cli_jobs_option(const char *cmd, const char *arg, unsigned *jobs)
+{
+    uint64_t v;
+    if (!cli_parse_u64(arg, &v) || v == 0 || v > CLI_MAX_JOBS) {
+        cli_usage_error(cmd, "--jobs needs a number from 1 to %d", CLI_MAX_JOBS);
+        return false;
+    }
+    *jobs = (unsigned)v;
+    return true;
+}
+
+bool cli_bom_option(const char *cmd, const char *arg, utf8kit_bom_policy *bom)
+{
+    if (strcmp(arg, "keep") == 0)
+        *bom = UTF8KIT_BOM_KEEP;
+    else if (strcmp(arg, "strip") == 0)
+        *bom = UTF8KIT_BOM_STRIP;
+    else if (strcmp(arg, "add") == 0)
+        *bom = UTF8KIT_BOM_ADD;
+    else {
+        cli_usage_error(cmd, "--bom takes keep, strip or add");
+        return false;
+    }
+    return true;
+}
