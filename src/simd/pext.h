@@ -8,8 +8,10 @@
  * that would end at each byte: the byte itself (ASCII), or with the byte
  * before it (2 bytes), or with the two before it (3 bytes; the byte
  * before is then a tail, not a lead); a byte shuffle from a table packs
- * the lanes of the real ends, 8 at a time. 4-byte characters go to the
- * scalar kernel. (The name is historical: PEXT did the packing once.)
+ * the lanes of the real ends, 8 at a time. A 4-byte character becomes,
+ * for UTF-16, a surrogate pair stored at its third and fourth bytes (in
+ * a loop of its own, u8k_pext_four); for UTF-32 it goes to the scalar
+ * kernel. (The name is historical: PEXT did the packing once.)
  * The other directions live in simd/pext_to_utf8.h (UTF-16 and UTF-32 ->
  * UTF-8) and simd/pext_latin1.h (Latin-1).
  *
