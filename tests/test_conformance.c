@@ -309,18 +309,12 @@ static void rfc_examples(void)
     }
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(void)
 {
     const char *dir;
     DIR *d;
-    struct dirent *e;
     char *names[256];
-    size_t nn = 0, i;
+    size_t nn, i;
 
     test_begin();
     dir = testdata_dir();
@@ -328,20 +322,9 @@ int main(void)
         printf("skipped: ../shared/testdata not found\n");
         return 77;
     }
-    rfc_examples();
-    while ((e = readdir(d)) != NULL && nn < 256) {
-        char path[4096];
-        struct stat sb;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s/cases.txt", dir, e->d_name);
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
-            names[nn] = malloc(strlen(e->d_name) + 1);
-            strcpy(names[nn++], e->d_name);
-        }
-    }
     closedir(d);
-    qsort(names, nn, sizeof names[0], cmp_names);
+    rfc_examples();
+    nn = testdata_sources(dir, names, 256);
     CHECK(nn >= 6, "only %zu cases.txt folders under %s", nn, dir);
     for (i = 0; i < nn; i++) {
         char path[4096];

@@ -35,37 +35,11 @@ static void same(const unsigned char *s, size_t n, const char *what, size_t a, s
           "%s %zu/%zu len %zu: utf16_length", what, a, b, n);
 }
 
-/* Appends a random character: widths weighted by `mix` (0 ASCII-heavy,
- * 1 two-byte, 2 three-byte, 3 four-byte heavy). */
-static size_t put_char(unsigned char *p, int mix)
-{
-    uint32_t cp, k = rnd() % 8;
-    char tmp[4];
-    size_t n;
-    if (k < 4 && mix == 0)
-        cp = rnd() % 0x80;
-    else if (k < 4)
-        cp = mix == 1 ? 0x80 + rnd() % 0x780 : mix == 2 ? 0x800 + rnd() % 0xF800 : 0x10000 + rnd() % 0x100000;
-    else if (k == 4)
-        cp = rnd() % 0x80;
-    else if (k == 5)
-        cp = 0x80 + rnd() % 0x780;
-    else if (k == 6)
-        cp = 0x800 + rnd() % 0xF800;
-    else
-        cp = 0x10000 + rnd() % 0x100000;
-    if (cp >= 0xD800 && cp < 0xE000)
-        cp = 0xFFFD;
-    n = utf8kit_encode(cp, tmp);
-    memcpy(p, tmp, n);
-    return n;
-}
-
 static size_t make_text(unsigned char *p, size_t want, int mix)
 {
     size_t n = 0;
     while (n + 4 <= want)
-        n += put_char(p + n, mix);
+        n += put_mix_char(p + n, mix, 0);
     for (; n < want; n++)
         p[n] = (unsigned char)('a' + n % 26);
     return n;

@@ -181,26 +181,23 @@ static void all_cases(void)
 {
     const char *dir = testdata_dir();
     DIR *d;
-    struct dirent *e;
-    size_t folders = 0;
+    char *names[256];
+    size_t folders, i;
     if (dir == NULL || (d = opendir(dir)) == NULL) {
         printf("  no test data (UTF8KIT_TESTDATA): cases skipped\n");
         return;
     }
-    while ((e = readdir(d)) != NULL) {
-        char path[4096];
-        struct stat sb;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "%s/%s/cases.txt", dir, e->d_name);
-        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
-            unsigned long n = run_cases(path);
-            CHECK(n > 0, "%s: no cases", path);
-            printf("  %s: %lu cases\n", e->d_name, n);
-            folders++;
-        }
-    }
     closedir(d);
+    folders = testdata_sources(dir, names, 256);
+    for (i = 0; i < folders; i++) {
+        char path[4096];
+        unsigned long n;
+        snprintf(path, sizeof path, "%s/%s/cases.txt", dir, names[i]);
+        n = run_cases(path);
+        CHECK(n > 0, "%s: no cases", path);
+        printf("  %s: %lu cases\n", names[i], n);
+        free(names[i]);
+    }
     CHECK(folders >= 6, "only %zu cases.txt folders under %s", folders, dir);
 }
 
@@ -245,38 +242,6 @@ static void short_inputs(void)
 
 /* ---- random texts ---------------------------------------------------------- */
 
-/* Appends a random character; mix 0 ASCII-heavy, 1 two-byte, 2 three-byte,
- * 3 four-byte heavy; nl: one character in nl is a line feed (0: none). */
-static size_t put_char(unsigned char *p, int mix, unsigned nl)
-{
-    uint32_t cp, k = rnd() % 8;
-    char tmp[4];
-    size_t n;
-    if (nl && rnd() % nl == 0) {
-        *p = '\n';
-        return 1;
-    }
-    if (k < 4 && mix == 0)
-        cp = rnd() % 0x80;
-    else if (k < 4)
-        cp = mix == 1   ? 0x80 + rnd() % 0x780
-             : mix == 2 ? 0x800 + rnd() % 0xF800
-                        : 0x10000 + rnd() % 0x100000;
-    else if (k == 4)
-        cp = rnd() % 0x80;
-    else if (k == 5)
-        cp = 0x80 + rnd() % 0x780;
-    else if (k == 6)
-        cp = 0x800 + rnd() % 0xF800;
-    else
-        cp = 0x10000 + rnd() % 0x100000;
-    if (cp >= 0xD800 && cp < 0xE000)
-        cp = 0xFFFD;
-    n = utf8kit_encode(cp, tmp);
-    memcpy(p, tmp, n);
-    return n;
-}
-
 /* A valid text of at least want bytes (up to 3 more), with its character
  * starts marked in starts[] (when not NULL). */
 static size_t make_text(unsigned char *p, size_t want, int mix, unsigned nl, unsigned char *starts)
@@ -295,7 +260,7 @@ static size_t make_text(unsigned char *p, size_t want, int mix, unsigned nl, uns
             }
             continue;
         }
-        k = put_char(p + n, mix, nl);
+        k = put_mix_char(p + n, mix, nl);
         if (starts) {
             starts[n] = 1;
             memset(starts + n + 1, 0, k - 1);

@@ -10,8 +10,9 @@
  * AddressSanitizer and valgrind catch any read past the end.
  * Also here, for the tests that need them: test_quick() (the shrunken
  * sweeps of sanitizer runs), a fixed-seed random generator (rnd() and
- * kin), guard pages (test_guarded, when the test defines _DEFAULT_SOURCE
- * before its first include), test_same_result() and hexval().
+ * kin, put_mix_char), guard pages (test_guarded, when the test defines
+ * _DEFAULT_SOURCE before its first include), test_same_result(), hexval()
+ * and testdata_sources().
  */
 #ifndef UTF8KIT_TESTLIB_H
 #define UTF8KIT_TESTLIB_H
@@ -23,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -79,6 +82,43 @@ static inline const char *testdata_dir(void)
 {
     const char *d = getenv("UTF8KIT_TESTDATA");
     return (d && *d) ? d : NULL;
+}
+
+/* The folders of dir (the third-party data) that hold a regular file
+ * cases.txt, sorted by name: at most max names, each malloc'd into
+ * names[] (the caller frees them). Returns how many; 0 when dir cannot be
+ * read. */
+static inline int testdata_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static inline size_t testdata_sources(const char *dir, char **names, size_t max)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t n = 0;
+    if (!d)
+        return 0;
+    while (n < max && (e = readdir(d)) != NULL) {
+        char path[4096];
+        struct stat sb;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/cases.txt", dir, e->d_name);
+        if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) {
+            size_t len = strlen(e->d_name) + 1;
+            names[n] = malloc(len);
+            if (!names[n]) {
+                perror("malloc");
+                exit(2);
+            }
+            memcpy(names[n++], e->d_name, len);
+        }
+    }
+    closedir(d);
+    qsort(names, n, sizeof names[0], testdata_name_cmp);
+    return n;
 }
 
 /* Reads a whole file into a malloc'd buffer; *n gets its size. NULL on error. */
@@ -162,6 +202,42 @@ static inline uint64_t test_xorshift64star(void)
 static inline uint32_t rnd_star(void)
 {
     return (uint32_t)(test_xorshift64star() >> 32);
+}
+
+/* Writes one random character of text of width mix `mix` at p (room for
+ * 4 bytes) and returns its length: mix 0 is ASCII-heavy, 1 two-octet, 2
+ * three-octet, 3 four-octet heavy (half the characters take the mix's
+ * width, the others any of the four widths evenly); a surrogate drawn in
+ * the three-octet range becomes U+FFFD. nl > 0: one character in about nl
+ * is a line feed instead. Draws from rnd(). */
+static inline size_t put_mix_char(unsigned char *p, int mix, unsigned nl)
+{
+    uint32_t cp, k = rnd() % 8;
+    char tmp[4];
+    size_t n;
+    if (nl && rnd() % nl == 0) {
+        *p = '\n';
+        return 1;
+    }
+    if (k < 4 && mix == 0)
+        cp = rnd() % 0x80;
+    else if (k < 4)
+        cp = mix == 1   ? 0x80 + rnd() % 0x780
+             : mix == 2 ? 0x800 + rnd() % 0xF800
+                        : 0x10000 + rnd() % 0x100000;
+    else if (k == 4)
+        cp = rnd() % 0x80;
+    else if (k == 5)
+        cp = 0x80 + rnd() % 0x780;
+    else if (k == 6)
+        cp = 0x800 + rnd() % 0xF800;
+    else
+        cp = 0x10000 + rnd() % 0x100000;
+    if (cp >= 0xD800 && cp < 0xE000)
+        cp = 0xFFFD;
+    n = utf8kit_encode(cp, tmp);
+    memcpy(p, tmp, n);
+    return n;
 }
 
 /* ---- guard pages -------------------------------------------------------
