@@ -36,13 +36,10 @@ static unsigned char *in_end, *out_end; /* each just before a PROT_NONE page */
 
 static unsigned char want[4096], big[4096];
 
-/* One kernel call against the scalar one, output ending at the guard. */
-static void check16(const uint16_t *s, size_t n, size_t cap, unsigned flags, const char *what)
+/* The kernel's result r and bytes d against the scalar one's, w and want. */
+static void agree(utf8kit_result r, utf8kit_result w, const unsigned char *d, size_t n,
+                  size_t cap, unsigned flags, const char *what)
 {
-    unsigned char *d = out_end - cap;
-    utf8kit_result w = u8k_scalar_utf16_to_utf8(s, n, want, cap, flags), r;
-    memset(d, 0xA5, cap);
-    r = K->utf16_to_utf8(s, n, d, cap, flags);
     CHECK(test_same_result(r, w),
           "%s%s%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu "
           "wrote %zu elen %zu",
@@ -53,20 +50,21 @@ static void check16(const uint16_t *s, size_t n, size_t cap, unsigned flags, con
           what, n, cap);
 }
 
+/* One kernel call against the scalar one, output ending at the guard. */
+static void check16(const uint16_t *s, size_t n, size_t cap, unsigned flags, const char *what)
+{
+    unsigned char *d = out_end - cap;
+    utf8kit_result w = u8k_scalar_utf16_to_utf8(s, n, want, cap, flags);
+    memset(d, 0xA5, cap);
+    agree(K->utf16_to_utf8(s, n, d, cap, flags), w, d, n, cap, flags, what);
+}
+
 static void check32(const uint32_t *s, size_t n, size_t cap, unsigned flags, const char *what)
 {
     unsigned char *d = out_end - cap;
-    utf8kit_result w = u8k_scalar_utf32_to_utf8(s, n, want, cap, flags), r;
+    utf8kit_result w = u8k_scalar_utf32_to_utf8(s, n, want, cap, flags);
     memset(d, 0xA5, cap);
-    r = K->utf32_to_utf8(s, n, d, cap, flags);
-    CHECK(test_same_result(r, w),
-          "%s%s len %zu cap %zu: kernel %s read %zu wrote %zu elen %zu, scalar %s read %zu "
-          "wrote %zu elen %zu",
-          what, flags & U8K_TRUSTED ? " trusted" : "", n, cap, utf8kit_status_name(r.status),
-          r.read, r.written, r.error_len, utf8kit_status_name(w.status), w.read, w.written,
-          w.error_len);
-    CHECK(r.written > cap || memcmp(d, want, r.written) == 0, "%s len %zu cap %zu: bytes differ",
-          what, n, cap);
+    agree(K->utf32_to_utf8(s, n, d, cap, flags), w, d, n, cap, flags, what);
 }
 
 /* The room the scalar kernel needs for the part it converts before any
