@@ -121,6 +121,50 @@ static inline size_t testdata_sources(const char *dir, char **names, size_t max)
     return n;
 }
 
+/* The UTF-8 bit layout of c at o, written here from RFC 3629 section 3
+ * (and RFC 2279 for the 5- and 6-octet forms of values above 1FFFFF),
+ * independent of the library; returns the octets written (1..6). */
+static inline size_t ref_utf8(uint32_t c, unsigned char *o)
+{
+    if (c < 0x80) {
+        o[0] = (unsigned char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        o[0] = (unsigned char)(0xC0 | c >> 6);
+        o[1] = (unsigned char)(0x80 | (c & 63));
+        return 2;
+    }
+    if (c < 0x10000) {
+        o[0] = (unsigned char)(0xE0 | c >> 12);
+        o[1] = (unsigned char)(0x80 | (c >> 6 & 63));
+        o[2] = (unsigned char)(0x80 | (c & 63));
+        return 3;
+    }
+    if (c < 0x200000) {
+        o[0] = (unsigned char)(0xF0 | c >> 18);
+        o[1] = (unsigned char)(0x80 | (c >> 12 & 63));
+        o[2] = (unsigned char)(0x80 | (c >> 6 & 63));
+        o[3] = (unsigned char)(0x80 | (c & 63));
+        return 4;
+    }
+    if (c < 0x4000000) {
+        o[0] = (unsigned char)(0xF8 | c >> 24);
+        o[1] = (unsigned char)(0x80 | (c >> 18 & 63));
+        o[2] = (unsigned char)(0x80 | (c >> 12 & 63));
+        o[3] = (unsigned char)(0x80 | (c >> 6 & 63));
+        o[4] = (unsigned char)(0x80 | (c & 63));
+        return 5;
+    }
+    o[0] = (unsigned char)(0xFC | c >> 30);
+    o[1] = (unsigned char)(0x80 | (c >> 24 & 63));
+    o[2] = (unsigned char)(0x80 | (c >> 18 & 63));
+    o[3] = (unsigned char)(0x80 | (c >> 12 & 63));
+    o[4] = (unsigned char)(0x80 | (c >> 6 & 63));
+    o[5] = (unsigned char)(0x80 | (c & 63));
+    return 6;
+}
+
 /* Reads a whole file into a malloc'd buffer; *n gets its size. NULL on error. */
 static inline unsigned char *read_file(const char *path, size_t *n)
 {
