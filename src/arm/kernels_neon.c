@@ -142,6 +142,15 @@ U8K_INLINE unsigned v_pack32(uint32_t *d, u8k_v x, const unsigned char (*rows)[1
     vst1q_u32(d + 4, vmovl_u16(vget_high_u16(c)));
     return (unsigned)__builtin_popcount(m);
 }
+U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned char (*rows)[16],
+                               unsigned m)
+{
+    uint8x16_t r = vld1q_u8(rows[m]);
+    uint16x8_t a = vreinterpretq_u16_u8(vqtbl1q_u8(x, r)), b = vreinterpretq_u16_u8(vqtbl1q_u8(y, r));
+    vst1q_u32(d, vreinterpretq_u32_u16(vzip1q_u16(a, b)));
+    vst1q_u32(d + 4, vreinterpretq_u32_u16(vzip2q_u16(a, b)));
+    return (unsigned)__builtin_popcount(m);
+}
 
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */

@@ -39,6 +39,8 @@
  *                        units (the ones past the count are garbage, to
  *                        be overwritten); returns how many count
  *   v_pack32(d, x, rows, m)  the same, each lane widened to a 32-bit unit
+ *   v_pack32x2(d, x, y, rows, m)  the same, unit k = lane k of x | lane k
+ *                        of y << 16
  */
 #ifndef UTF8KIT_SIMD_PEXT_H
 #define UTF8KIT_SIMD_PEXT_H
@@ -144,7 +146,7 @@ typedef struct {
  * of 1 and 2 bytes: ASCII, a tail one after a 2-byte lead (the callers
  * add those of 3 and 4: a tail two after E0..FF, three after F0..FF).
  * (v - 40 has its high bit set exactly for C0..FF, v - 60 for E0..FF.) */
-#define U8K_PEXT_MASKS(w, pm2, pe0, st)                                                         \
+#define U8K_PEXT_MASKS(w, pm2, pe0, st)                                                   \
     do {                                                                                  \
         high = v_high(w);                                                                 \
         lead = v_high(v_subs(w, v_splat(0x40)));                                          \
@@ -154,20 +156,27 @@ typedef struct {
         e = ~high | (tail & (m2 << 1 | (pm2) >> (VW - 1)));                               \
     } while (0)
 
-/* UTF-8 -> UTF-16 blocks that hold a byte F0..FF or follow one that ends
- * less than 3 bytes before them, from at->b, until the first that does
- * neither (a loop of its own: the main loop keeps its registers for the
- * 1- to 3-byte text). A 4-byte character gives two units: its high
- * surrogate at its third byte (an end of its own in e, also in hs) and
- * its low one at its fourth. Returns false when the rest goes to the
- * scalar kernel from at->done (an error seen, or no end in a block). */
-static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, uint16_t *dst,
-                                       size_t cap, bool be, bool trusted, u8k_pext_at *at)
+/* UTF-8 -> UTF-16 or UTF-32 (wide) blocks that hold a byte F0..FF or
+ * follow one that ends less than 3 bytes before them, from at->b, until
+ * the first that does neither (a loop of its own: the main loop keeps its
+ * registers for the 1- to 3-byte text). For UTF-16 a 4-byte character
+ * gives two units: its high surrogate at its third byte (an end of its
+ * own in e, also in hs) and its low one at its fourth. For UTF-32 its
+ * fourth byte gets the low 16 bits of the value in one lane (v3, as for 3
+ * bytes: the lead's part, and the 2 top bits of the second byte, fall out
+ * of it) and the top 5 (uuu uu: the lead's 3 low bits, the second byte's
+ * bits 4-5) in a second, packed together. Returns false when the rest
+ * goes to the scalar kernel from at->done (an error seen, or no end in a
+ * block). */
+static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, void *out, size_t cap,
+                                       bool be, bool trusted, bool wide, u8k_pext_at *at)
 {
     /* the state in locals: the vector stores may alias *at */
     size_t b = at->b, o = at->o, done = at->done, od = at->od;
     u8k_v prev = at->prev;
     uint64_t pm2 = at->pm2, pe0 = at->pe0, pf0 = at->pf0;
+    uint16_t *dst = (uint16_t *)out;
+    uint32_t *dst32 = (uint32_t *)out;
     bool more = true;
     u8k_vstate st;
     u8k_vinit(&st);
@@ -182,13 +191,31 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, uin
         }
         U8K_PEXT_MASKS(w, pm2, pe0, st);
         f0 = v_high(v_subs(w, st.f0));
+        /* the third bytes of 4: ends in UTF-16 only */
         hs = tail & (f0 << 2 | pf0 >> (VW - 2));
         e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2) | f0 << 3 | pf0 >> (VW - 3))));
+        if (wide) {
+            e &= ~hs;
+            hs = 0;
+        }
         if ((e & ~hs) == 0) {
             more = false; /* only invalid input (under U8K_TRUSTED) */
             break;
         }
-        o += u8k_block_units(w, prev, e, 4, be, false, dst + o, NULL);
+        if (wide) {
+            u8k_v p1 = v_prev1(w, prev), p2 = v_prev2(w, prev), p3 = v_prev3(w, prev);
+            for (int h = 0; h < 2; h++) {
+                u8k_v lo = u8k_end_values(w, p1, p2, p3, h, 3, false);
+                u8k_v a2 = v_widen16(p2, h), a3 = v_widen16(p3, h);
+                u8k_v hi = v_and(v_gt16(a3, v_splat16(0xEF)),
+                                 v_or(v_shl16(v_and(a3, v_splat16(7)), 2),
+                                      v_and(v_shr16(a2, 4), v_splat16(3))));
+                unsigned m = (unsigned)(e >> (h * VW / 2) & U8K_HALF_BITS);
+                o += v_pack32x2(dst32 + o, lo, hi, u8k_pack_rows, m);
+            }
+        } else {
+            o += u8k_block_units(w, prev, e, 4, be, false, dst + o, NULL);
+        }
         /* the last whole character: a high surrogate stored last waits
          * for its low half in the next block */
         done = b + 64 - (size_t)__builtin_clzll(e & ~hs);
@@ -216,10 +243,9 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, uin
  * Each block is validated by the checks of simd/validate.h in the same
  * pass; a block where they see an error sends the rest, from the end of
  * the last character stored, to the scalar kernel, whose result is then
- * the answer. done is that end, od the units before it. Blocks with
- * F0..FF go to u8k_pext_four for UTF-16; for UTF-32 such a block sends a
- * stretch from done to the scalar kernel, and the blocks start again
- * where it stopped (a character start). Under U8K_TRUSTED the blocks are
+ * the answer. done is that end, od the units before it. At a block with
+ * F0..FF it stops and sets *four, with *at where it stands, for
+ * u8k_pext_four (through the caller). Under U8K_TRUSTED the blocks are
  * not checked: a block stores at most one unit per byte whatever it
  * holds, so invalid input still stays within utf8kit_max_output_size. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_t len, void *out,
@@ -237,116 +263,95 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
     u8k_vstate st;
     utf8kit_result r;
     u8k_vinit(&st);
-    for (;;) {
-        size_t j;
-        /* a block writes at most VW units from o (v_pack16/32 included) */
-        while (b + VW <= len && o + VW <= cap) {
-            u8k_v w = v_load(src + b);
-            uint64_t high = v_high(w), lead, tail, m2, e0, e;
-            if (high == 0) {
-                /* All ASCII: valid unless prev ends inside a character.
-                 * So are the ASCII blocks after it (a loop of their own:
-                 * no check, nothing carried). */
-                if (!trusted && v_any(v_subs(prev, st.tailmax)))
-                    goto rest;
-                for (;;) {
-                    if (wide)
-                        v_load_widen32(dst32 + o, src + b);
-                    else
-                        v_load_widen16(dst + o, src + b, be);
-                    o += VW;
-                    b += VW;
-                    prev = w;
-                    if (b + VW > len || o + VW > cap)
-                        break;
-                    w = v_load(src + b);
-                    if (v_high(w) != 0)
-                        break;
-                }
-                done = b;
-                od = o;
-                pm2 = pe0 = 0;
-                continue;
-            }
-            if ((high & U8K_HALF_BITS) == 0) {
-                /* At least VW / 2 ASCII bytes first: widen all VW, keep
-                 * the ASCII ones, and start the next block at the first
-                 * byte that is not (a character start), after a block of
-                 * zeros (as ASCII as the bytes before it). */
-                size_t a = (size_t)__builtin_ctzll(high);
-                if (!trusted && v_any(v_subs(prev, st.tailmax)))
-                    goto rest;
+    /* a block writes at most VW units from o (v_pack16/32 included) */
+    while (b + VW <= len && o + VW <= cap) {
+        u8k_v w = v_load(src + b);
+        uint64_t high = v_high(w), lead, tail, m2, e0, e;
+        if (high == 0) {
+            /* All ASCII: valid unless prev ends inside a character.
+             * So are the ASCII blocks after it (a loop of their own:
+             * no check, nothing carried). */
+            if (!trusted && v_any(v_subs(prev, st.tailmax)))
+                goto rest;
+            for (;;) {
                 if (wide)
                     v_load_widen32(dst32 + o, src + b);
                 else
                     v_load_widen16(dst + o, src + b, be);
-                o += a;
-                b += a;
-                done = b;
-                od = o;
-                prev = v_splat(0);
-                pm2 = pe0 = 0;
-                continue;
+                o += VW;
+                b += VW;
+                prev = w;
+                if (b + VW > len || o + VW > cap)
+                    break;
+                w = v_load(src + b);
+                if (v_high(w) != 0)
+                    break;
             }
-            /* F0..FF (v - EF is non-zero exactly there) */
-            if (v_any(v_subs(w, v_splat(0xEF)))) {
-                if (wide)
-                    goto stretch;
-                /* over to u8k_pext_four, through the caller (a call
-                 * here would cost this loop its vector registers) */
-                at->b = b;
-                at->o = o;
-                at->done = done;
-                at->od = od;
-                at->prev = prev;
-                at->pm2 = pm2;
-                at->pe0 = pe0;
-                *four = true;
-                return u8k_res(UTF8KIT_OK, 0, 0, 0);
-            }
-            U8K_PEXT_MASKS(w, pm2, pe0, st);
-            if ((e0 | pe0 >> (VW - 2)) == 0) {
-                /* no E0..EF in this block or the 2 bytes before it: 1-
-                 * and 2-byte characters only (and no byte wants the
-                 * byte 2 back, nor, with no F0..FF, 3 back) */
-                if (!trusted && v_any(u8k_vcheck2_two(&st, w, prev)))
-                    goto rest;
-                e &= U8K_BLOCK_BITS;
-                if (e == 0)
-                    goto rest; /* only invalid input (under U8K_TRUSTED) */
-                o += u8k_block_units(w, prev, e, 2, be, wide, dst + o, dst32 + o);
-            } else {
-                /* no byte wants the byte 3 back (no F0..FF) */
-                if (!trusted && v_any(u8k_vcheck2_three(&st, w, prev)))
-                    goto rest;
-                e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
-                if (e == 0)
-                    goto rest;
-                o += u8k_block_units(w, prev, e, 3, be, wide, dst + o, dst32 + o);
-            }
-            done = b + 64 - (size_t)__builtin_clzll(e);
+            done = b;
             od = o;
-            prev = w;
-            pm2 = m2;
-            pe0 = e0;
-            b += VW;
+            pm2 = pe0 = 0;
+            continue;
         }
-        break;
-    stretch:
-        /* F0..FF in UTF-32: a stretch for the scalar kernel, then blocks
-         * again from where it stopped (a character start after valid
-         * text) */
-        j = u8k_stretch8(src, len, done);
-        r = u8k_scalar_utf8_to_utf32(src + done, j - done, dst32 + od, cap - od, flags);
-        if (r.status != UTF8KIT_OK) {
-            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_shift(r, done, od);
-            break;
+        if ((high & U8K_HALF_BITS) == 0) {
+            /* At least VW / 2 ASCII bytes first: widen all VW, keep
+             * the ASCII ones, and start the next block at the first
+             * byte that is not (a character start), after a block of
+             * zeros (as ASCII as the bytes before it). */
+            size_t a = (size_t)__builtin_ctzll(high);
+            if (!trusted && v_any(v_subs(prev, st.tailmax)))
+                goto rest;
+            if (wide)
+                v_load_widen32(dst32 + o, src + b);
+            else
+                v_load_widen16(dst + o, src + b, be);
+            o += a;
+            b += a;
+            done = b;
+            od = o;
+            prev = v_splat(0);
+            pm2 = pe0 = 0;
+            continue;
         }
-        b = done = j;
-        o = od = od + r.written;
-        prev = v_splat(0);
-        pm2 = pe0 = 0;
+        /* F0..FF (v - EF is non-zero exactly there) */
+        if (v_any(v_subs(w, v_splat(0xEF)))) {
+            /* over to u8k_pext_four, through the caller (a call
+             * here would cost this loop its vector registers) */
+            at->b = b;
+            at->o = o;
+            at->done = done;
+            at->od = od;
+            at->prev = prev;
+            at->pm2 = pm2;
+            at->pe0 = pe0;
+            *four = true;
+            return u8k_res(UTF8KIT_OK, 0, 0, 0);
+        }
+        U8K_PEXT_MASKS(w, pm2, pe0, st);
+        if ((e0 | pe0 >> (VW - 2)) == 0) {
+            /* no E0..EF in this block or the 2 bytes before it: 1-
+             * and 2-byte characters only (and no byte wants the
+             * byte 2 back, nor, with no F0..FF, 3 back) */
+            if (!trusted && v_any(u8k_vcheck2_two(&st, w, prev)))
+                goto rest;
+            e &= U8K_BLOCK_BITS;
+            if (e == 0)
+                goto rest; /* only invalid input (under U8K_TRUSTED) */
+            o += u8k_block_units(w, prev, e, 2, be, wide, dst + o, dst32 + o);
+        } else {
+            /* no byte wants the byte 3 back (no F0..FF) */
+            if (!trusted && v_any(u8k_vcheck2_three(&st, w, prev)))
+                goto rest;
+            e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
+            if (e == 0)
+                goto rest;
+            o += u8k_block_units(w, prev, e, 3, be, wide, dst + o, dst32 + o);
+        }
+        done = b + 64 - (size_t)__builtin_clzll(e);
+        od = o;
+        prev = w;
+        pm2 = m2;
+        pe0 = e0;
+        b += VW;
     }
 rest:
     r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)
@@ -359,31 +364,38 @@ rest:
  * of the rest, does not pay its set-up (stack frame, constants). Before
  * it, u8k_ascii_head widens the ASCII blocks at the start and returns how
  * many bytes (= units) they hold; what follows them starts a character.
- * For UTF-16 it alternates with u8k_pext_four. */
-static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext(const unsigned char *src, size_t len,
-                                                       uint16_t *dst, size_t cap, unsigned flags)
+ * The block loop alternates with u8k_pext_four. */
+U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t len, void *out,
+                                              size_t cap, unsigned flags, bool wide)
 {
     u8k_pext_at at = {0, 0, 0, 0, v_splat(0), 0, 0, 0};
     for (;;) {
         bool four = false;
-        utf8kit_result r = u8k_utf8_to_units_pext(src, len, dst, cap, flags, false, &at, &four);
+        utf8kit_result r = u8k_utf8_to_units_pext(src, len, out, cap, flags, wide, &at, &four);
         if (!four)
             return r;
         at.pf0 = 0;
-        if (!u8k_pext_four(src, len, dst, cap, (flags & U8K_BE) != 0, (flags & U8K_TRUSTED) != 0,
-                           &at))
-            return u8k_shift(u8k_scalar_utf8_to_utf16(src + at.done, len - at.done, dst + at.od,
-                                                      cap - at.od, flags),
-                             at.done, at.od);
+        if (!u8k_pext_four(src, len, out, cap, !wide && (flags & U8K_BE) != 0,
+                           (flags & U8K_TRUSTED) != 0, wide, &at))
+            return u8k_shift(
+                wide ? u8k_scalar_utf8_to_utf32(src + at.done, len - at.done,
+                                                (uint32_t *)out + at.od, cap - at.od, flags)
+                     : u8k_scalar_utf8_to_utf16(src + at.done, len - at.done,
+                                                (uint16_t *)out + at.od, cap - at.od, flags),
+                at.done, at.od);
     }
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext(const unsigned char *src, size_t len,
+                                                       uint16_t *dst, size_t cap, unsigned flags)
+{
+    return u8k_long_units_pext(src, len, dst, cap, flags, false);
 }
 
 static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext(const unsigned char *src, size_t len,
                                                        uint32_t *dst, size_t cap, unsigned flags)
 {
-    u8k_pext_at at = {0, 0, 0, 0, v_splat(0), 0, 0, 0};
-    bool four = false;
-    return u8k_utf8_to_units_pext(src, len, dst, cap, flags, true, &at, &four);
+    return u8k_long_units_pext(src, len, dst, cap, flags, true);
 }
 
 U8K_INLINE size_t u8k_ascii_head(const unsigned char *src, size_t len, void *out, size_t cap,

@@ -127,6 +127,22 @@ U8K_INLINE unsigned v_pack32(uint32_t *d, u8k_v x, const unsigned char (*rows)[1
     _mm256_storeu_si256((__m256i *)(void *)(d + n), _mm256_cvtepu16_epi32(c));
     return n + (unsigned)_mm_popcnt_u32(m >> 8);
 }
+/* both halves of x and y by the same rows, then 16-bit lanes
+ * interleaved: unpack works within 128-bit lanes, so the row pair is
+ * one vector and each half is stored after the first's count */
+U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned char (*rows)[16],
+                               unsigned m)
+{
+    unsigned n = (unsigned)_mm_popcnt_u32(m & 0xFF);
+    __m256i r = _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)rows[m & 0xFF])),
+        _mm_loadu_si128((const __m128i *)(const void *)rows[m >> 8]), 1);
+    __m256i a = _mm256_shuffle_epi8(x, r), b = _mm256_shuffle_epi8(y, r);
+    __m256i lo = _mm256_unpacklo_epi16(a, b), hi = _mm256_unpackhi_epi16(a, b);
+    _mm256_storeu_si256((__m256i *)(void *)d, _mm256_permute2x128_si256(lo, hi, 0x20));
+    _mm256_storeu_si256((__m256i *)(void *)(d + n), _mm256_permute2x128_si256(lo, hi, 0x31));
+    return n + (unsigned)_mm_popcnt_u32(m >> 8);
+}
 
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext_to_utf8.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */

@@ -122,6 +122,14 @@ U8K_INLINE unsigned v_pack32(uint32_t *d, u8k_v x, const unsigned char (*rows)[1
     _mm_storeu_si128((__m128i *)(void *)(d + 4), _mm_unpackhi_epi16(c, _mm_setzero_si128()));
     return (unsigned)_mm_popcnt_u32(m);
 }
+U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned char (*rows)[16],
+                               unsigned m)
+{
+    __m128i r = v_load(rows[m]), a = _mm_shuffle_epi8(x, r), b = _mm_shuffle_epi8(y, r);
+    _mm_storeu_si128((__m128i *)(void *)d, _mm_unpacklo_epi16(a, b));
+    _mm_storeu_si128((__m128i *)(void *)(d + 4), _mm_unpackhi_epi16(a, b));
+    return (unsigned)_mm_popcnt_u32(m);
+}
 
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
