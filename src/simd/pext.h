@@ -8,10 +8,12 @@
  * that would end at each byte: the byte itself (ASCII), or with the byte
  * before it (2 bytes), or with the two before it (3 bytes; the byte
  * before is then a tail, not a lead); a byte shuffle from a table packs
- * the lanes of the real ends, 8 at a time. A 4-byte character becomes,
- * for UTF-16, a surrogate pair stored at its third and fourth bytes (in
- * a loop of its own, u8k_pext_four); for UTF-32 it goes to the scalar
- * kernel. (The name is historical: PEXT did the packing once.)
+ * the lanes of the real ends, 8 at a time. Blocks with 4-byte
+ * characters run in a loop of their own (u8k_pext_four): such a
+ * character becomes a surrogate pair stored at its third and fourth
+ * bytes for UTF-16, and for UTF-32 a value stored at its fourth byte from
+ * two lanes (its low 16 and its top 5 bits). (The name is historical:
+ * PEXT did the packing once.)
  * The other directions live in simd/pext_to_utf8.h (UTF-16 and UTF-32 ->
  * UTF-8) and simd/pext_latin1.h (Latin-1).
  *
@@ -87,7 +89,7 @@ static const unsigned char u8k_pack_rows[256][16] = {U8K_ROW64(0), U8K_ROW64(64)
  * a1 above BF is a lead (2 bytes), else a tail (3 bytes); b below 80 is
  * ASCII, itself. `kind` is the longest character the block may hold: 2
  * (p2 and p3 are not read), 3 (p3 is not read) or 4 (UTF-16 only): a
- * 4-byte character 11110uuu 10uuzzzz 10xxxxyy 10wwwwww, U = uuuuu - 1,
+ * 4-byte character 11110uuu 10uuzzzz 10yyxxxx 10wwwwww, U = uuuuu - 1,
  * becomes two units, the high surrogate D800 | U << 6 | zzzz << 2 | yy
  * at its third byte (a2 is the lead: v3 >> 4 is uuu uuzzzz yy, plus
  * D800 - 40 for the - 1 in U) and the low one DC00 | xxxx << 6 | wwwwww
