@@ -1,17 +1,60 @@
 #!/usr/bin/env python3
 """summarize.py - medians of a utf8kit_bench table.
 
-usage: utf8kit_bench ... | python3 bench/summarize.py
+usage: utf8kit_bench ... | python3 bench/summarize.py [--vs PEER [KERNEL]]
 For each operation: the median, over the corpus files (lipsum/ and
 wikipedia_mars/), of each column's ratio to memcpy; then the same for the
 10 MB ASCII buffer and the 8-64 byte strings. Columns are those of the
 table (kernels, then peers); '-' where a peer lacks the operation.
+With --vs PEER (e.g. simdutf): for each operation, KERNEL's cell (default
+avx512) divided by PEER's on the same row, input by input: the lowest
+(with its input), the median and the highest of these ratios.
+Several tables on stdin (runs of the same command, cat'ed) are merged
+cell by cell, keeping the highest ratio of each cell: best of the runs,
+for every column alike, which filters out the runs another process
+disturbed.
 """
 import statistics
 import sys
 
 
+def merge_best(rows):
+    """One row per (input, operation), each cell the highest of its runs."""
+    best, order = {}, []
+    for name, op, cells in rows:
+        key = (name, op)
+        if key not in best:
+            best[key] = list(cells)
+            order.append(key)
+            continue
+        cur = best[key]
+        for j, c in enumerate(cells):
+            if c != "-" and (cur[j] == "-" or float(c) > float(cur[j])):
+                cur[j] = c
+    return [(name, op, best[(name, op)]) for name, op in order]
+
+
+def vs_table(header, rows, peer, kernel):
+    if peer not in header or kernel not in header:
+        sys.exit("no column %s or %s in the table" % (peer, kernel))
+    jp, jk = header.index(peer), header.index(kernel)
+    per_op = {}
+    for name, op, cells in rows:
+        if cells[jp] == "-" or cells[jk] == "-" or float(cells[jp]) == 0:
+            continue
+        per_op.setdefault(op, []).append((float(cells[jk]) / float(cells[jp]), name))
+    print("%s / %s, input by input" % (kernel, peer))
+    print("%-16s %3s %6s  %-40s %6s %6s" % ("operation", "n", "min", "(input)", "median", "max"))
+    for op, v in per_op.items():
+        v.sort()
+        med = statistics.median([x for x, _ in v])
+        print("%-16s %3d %6.2f  %-40s %6.2f %6.2f" % (op, len(v), v[0][0], v[0][1][-40:], med, v[-1][0]))
+
+
 def main():
+    vs = None
+    if len(sys.argv) >= 3 and sys.argv[1] == "--vs":
+        vs = (sys.argv[2], sys.argv[3] if len(sys.argv) >= 4 else "avx512")
     header = None
     rows = []
     for line in sys.stdin:
@@ -26,8 +69,12 @@ def main():
         op = parts[-len(header) - 2]
         name = " ".join(parts[: -len(header) - 2])
         rows.append((name, op, cells))
+    rows = merge_best(rows)
     if header is None:
         sys.exit("no benchmark table on stdin")
+    if vs:
+        vs_table(header, rows, vs[0], vs[1])
+        return
 
     def group(name):
         if name.startswith("ascii"):
