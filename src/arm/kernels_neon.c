@@ -156,10 +156,12 @@ U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned cha
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/neon_to_utf8.h */
 #define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/neon_to_utf8.h */
+#define U8K_OWN_LATIN1 1        /* from simd/shuffle_latin1.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
 #include "simd/neon_to_utf8.h"
+#include "simd/shuffle_latin1.h"
 
 const u8k_kernels u8k_neon_kernels = {
     "neon",
@@ -173,7 +175,7 @@ const u8k_kernels u8k_neon_kernels = {
     simd_utf8_to_utf32_pext,
     simd_utf16_to_utf8_neon,
     simd_utf32_to_utf8_neon,
-    simd_latin1_to_utf8,
-    simd_utf8_to_latin1,
+    simd_latin1_to_utf8_shuffle,
+    simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,
 };

@@ -2,7 +2,7 @@
  * simd/pext_latin1.h - Latin-1 <-> UTF-8 for 256-bit vectors without a
  * byte compress (AVX2): the bytes in use are packed 8 at a time by BMI2's
  * PEXT. src/x86/kernels_avx2.c includes it after simd/pext.h
- * (U8K_OWN_LATIN1).
+ * (U8K_OWN_LATIN1). SSE4.2 and NEON take simd/shuffle_latin1.h.
  *
  * Both kernels run whole 32-byte blocks while there is room for the
  * largest output of one; the scalar kernel finishes what the vector loop

@@ -135,29 +135,12 @@ U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned cha
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/sse_to_utf8.h */
 #define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/sse_to_utf8.h */
+#define U8K_OWN_LATIN1 1        /* from simd/shuffle_latin1.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
 #include "simd/sse_to_utf8.h"
-
-/* Latin-1 <-> UTF-8: the generic block loop gains only over several
- * blocks; below 64 bytes its setup and stretch calls cost more than the
- * scalar kernel, which takes such inputs directly (same results). */
-static utf8kit_result sse42_latin1_to_utf8(const unsigned char *src, size_t len,
-                                           unsigned char *dst, size_t cap)
-{
-    if (len < 64)
-        return u8k_scalar_latin1_to_utf8(src, len, dst, cap);
-    return simd_latin1_to_utf8(src, len, dst, cap);
-}
-
-static utf8kit_result sse42_utf8_to_latin1(const unsigned char *src, size_t len,
-                                           unsigned char *dst, size_t cap, unsigned flags)
-{
-    if (len < 64)
-        return u8k_scalar_utf8_to_latin1(src, len, dst, cap, flags);
-    return simd_utf8_to_latin1(src, len, dst, cap, flags);
-}
+#include "simd/shuffle_latin1.h"
 
 const u8k_kernels u8k_sse42_kernels = {
     "sse42",
@@ -171,7 +154,7 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_utf8_to_utf32_pext,
     simd_utf16_to_utf8_sse,
     simd_utf32_to_utf8_sse,
-    sse42_latin1_to_utf8,
-    sse42_utf8_to_latin1,
+    simd_latin1_to_utf8_shuffle,
+    simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,
 };
