@@ -66,6 +66,8 @@ def main():
             continue
         # the name may contain spaces ("... (from latin1)")
         cells = parts[-len(header):]
+        if not all(c == "-" or c.replace(".", "", 1).isdigit() for c in cells):
+            continue  # not a row of the table (another run's title line)
         op = parts[-len(header) - 2]
         name = " ".join(parts[: -len(header) - 2])
         rows.append((name, op, cells))
