@@ -292,6 +292,30 @@ bool cli_form_option(const char *cmd, const char *arg, cli_form *form);
 bool cli_jobs_option(const char *cmd, const char *arg, unsigned *jobs);
 bool cli_bom_option(const char *cmd, const char *arg, utf8kit_bom_policy *bom);
 
+/* The options of the scanning subcommands (check, count): --json,
+ * --form, --jobs, --progress and --no-progress. CLI_SCAN_OPTS are their
+ * entries for a subcommand's option table; cli_scan_opts_init sets the
+ * defaults (UTF-8, one job, progress when stderr is a terminal);
+ * cli_scan_option takes option id with its argument arg: 1 when id is one
+ * of them (stored), 0 when it is not, -1 after printing the usage error. */
+typedef struct cli_scan_opts {
+    bool json;
+    cli_form form;
+    int progress; /* -1: when stderr is a terminal */
+    unsigned jobs;
+} cli_scan_opts;
+enum { CLI_O_JSON = 64, CLI_O_FORM, CLI_O_JOBS, CLI_O_PROG, CLI_O_NOPROG };
+#define CLI_SCAN_OPTS                                                                      \
+    {"json", 0, 0, CLI_O_JSON}, {"form", 0, 1, CLI_O_FORM}, {"jobs", 'j', 1, CLI_O_JOBS},    \
+        {"progress", 0, 0, CLI_O_PROG}, {"no-progress", 0, 0, CLI_O_NOPROG}
+void cli_scan_opts_init(cli_scan_opts *o);
+int cli_scan_option(const char *cmd, int id, const char *arg, cli_scan_opts *o);
+
+/* cli_boundary_at sets *out to the first character boundary at or after
+ * pos in the file fd of fsize bytes (RFC 3629 section 1: a few bytes
+ * around pos tell). Returns 0, or -1 when the bytes cannot be read. */
+int cli_boundary_at(int fd, uint64_t fsize, uint64_t pos, uint64_t *out);
+
 /* ---- subcommands ------------------------------------------------------------ */
 
 int cmd_check(int argc, char **argv);

@@ -25,11 +25,9 @@
 #include <unistd.h>
 
 typedef struct check_opts {
-    bool first, quiet, list, json;
+    bool first, quiet, list;
     uint64_t max_errors; /* 0: no limit */
-    cli_form form;
-    int progress;
-    unsigned jobs;
+    cli_scan_opts s;
 } check_opts;
 
 /* One error, with its position relative to the piece it was found in. */
@@ -86,7 +84,7 @@ static void emit(const check_opts *o, const char *name, uint64_t line, uint64_t 
     cli_hex(r->bytes, r->len, hex, sizeof hex);
     if (r->kind == UTF8KIT_ERR_OVERLONG || r->kind == UTF8KIT_ERR_INVALID_LEAD)
         attack = cli_attack(r->bytes, r->avail, abuf, sizeof abuf);
-    if (o->json) {
+    if (o->s.json) {
         fputs("{\"file\":", stdout);
         cli_json_string(stdout, name);
         printf(",\"line\":%llu,\"column\":%llu,\"offset\":%llu,\"length\":%u,\"kind\":\"%s\","
@@ -341,7 +339,7 @@ static void scan(piece *pc, cli_input *in, uint64_t end)
         limit = in->len;
         if (end - in->base < limit)
             limit = (size_t)(end - in->base);
-        keep = cli_walk(pc->job->o->form, in->buf, in->len, limit, in->base, in->eof, &v,
+        keep = cli_walk(pc->job->o->s.form, in->buf, in->len, limit, in->base, in->eof, &v,
                         &stopped);
         if (stopped || in->eof)
             return;
@@ -380,27 +378,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-/* first_boundary returns the first character boundary at or after pos. */
-static int first_boundary(int fd, uint64_t fsize, uint64_t pos, uint64_t *out)
-{
-    unsigned char w[16];
-    uint64_t from = pos >= 8 ? pos - 8 : 0, to = pos + 8 > fsize ? fsize : pos + 8;
-    size_t got = 0, want = (size_t)(to - from), i = (size_t)(pos - from);
-    while (got < want) {
-        ssize_t r = pread(fd, w + got, want - got, (off_t)(from + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    if (utf8kit_is_boundary((const char *)w, want, i))
-        *out = pos;
-    else
-        *out = from + utf8kit_next_boundary((const char *)w, want, i);
-    return 0;
-}
-
 /* check_one checks one input; returns 0 valid, 1 invalid, 2 error. */
 static int check_one(const check_opts *o, const char *path)
 {
@@ -412,7 +389,7 @@ static int check_one(const check_opts *o, const char *path)
     bool failed = false;
     uint64_t nerr = 0;
 
-    if (cli_input_open(&in, path, o->jobs > 1 ? 0 : o->progress) != 0)
+    if (cli_input_open(&in, path, o->s.jobs > 1 ? 0 : o->s.progress) != 0)
         return CLI_EXIT_ERROR;
     memset(&j, 0, sizeof j);
     j.o = o;
@@ -424,17 +401,17 @@ static int check_one(const check_opts *o, const char *path)
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.cv, NULL);
 
-    if (o->jobs > 1 && in.is_regular && o->form == CLI_FORM_UTF8 &&
-        in.size / o->jobs >= MIN_PIECE)
-        n = o->jobs;
+    if (o->s.jobs > 1 && in.is_regular && o->s.form == CLI_FORM_UTF8 &&
+        in.size / o->s.jobs >= MIN_PIECE)
+        n = o->s.jobs;
     if (n == 1) {
         memset(&one, 0, sizeof one);
         one.job = &j;
         one.end = UINT64_MAX;
         one.direct = true;
         one.tr.on = j.want_lines;
-        one.tr.form = o->form;
-        one.lazy = j.want_lines && in.is_regular && o->form == CLI_FORM_UTF8;
+        one.tr.form = o->s.form;
+        one.lazy = j.want_lines && in.is_regular && o->s.form == CLI_FORM_UTF8;
         one.in = &in;
         one.fd = in.fd;
         j.pieces = &one;
@@ -459,11 +436,11 @@ static int check_one(const check_opts *o, const char *path)
             pcs[k].job = &j;
             pcs[k].index = k;
             pcs[k].tr.on = j.want_lines;
-            pcs[k].tr.form = o->form;
+            pcs[k].tr.form = o->s.form;
             pcs[k].end = in.size;
             pcs[k].lazy = j.want_lines; /* --jobs: a regular file, RFC 3629 form */
             pcs[k].fd = in.fd;
-            if (k > 0 && first_boundary(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
+            if (k > 0 && cli_boundary_at(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
                 cli_error(in.name, "%s", strerror(errno ? errno : EIO));
                 failed = true;
             }
@@ -532,7 +509,7 @@ static int check_one(const check_opts *o, const char *path)
         nerr = j.limit;
     if (!failed && o->list && nerr)
         printf("%s\n", in.name);
-    if (!failed && o->json && !o->quiet && !o->list) {
+    if (!failed && o->s.json && !o->quiet && !o->list) {
         fputs("{\"file\":", stdout);
         cli_json_string(stdout, in.name);
         printf(",\"summary\":true,\"valid\":%s,\"errors\":%llu,\"complete\":%s}\n",
@@ -551,15 +528,11 @@ static int check_one(const check_opts *o, const char *path)
     return rc;
 }
 
-enum { O_FIRST = 1, O_QUIET, O_LIST, O_JSON, O_MAX, O_FORM, O_JOBS, O_PROG, O_NOPROG, O_HELP };
+enum { O_FIRST = 1, O_QUIET, O_LIST, O_MAX, O_HELP };
 
 static const cli_opt opts[] = {
-    {"first", 0, 0, O_FIRST},        {"quiet", 'q', 0, O_QUIET},
-    {"list", 'l', 0, O_LIST},
-    {"json", 0, 0, O_JSON},          {"max-errors", 'm', 1, O_MAX},
-    {"form", 0, 1, O_FORM},          {"jobs", 'j', 1, O_JOBS},
-    {"progress", 0, 0, O_PROG},      {"no-progress", 0, 0, O_NOPROG},
-    {"help", 'h', 0, O_HELP},        {NULL, 0, 0, 0},
+    {"first", 0, 0, O_FIRST}, {"quiet", 'q', 0, O_QUIET}, {"list", 'l', 0, O_LIST},
+    {"max-errors", 'm', 1, O_MAX}, {"help", 'h', 0, O_HELP}, CLI_SCAN_OPTS, {NULL, 0, 0, 0},
 };
 
 int cmd_check(int argc, char **argv)
@@ -571,8 +544,7 @@ int cmd_check(int argc, char **argv)
     int id, rc = CLI_EXIT_OK;
     uint64_t v;
     memset(&o, 0, sizeof o);
-    o.progress = -1;
-    o.jobs = 1;
+    cli_scan_opts_init(&o.s);
     if (!files)
         return CLI_EXIT_ERROR;
     while ((id = cli_next(&a, opts)) != -1) {
@@ -582,7 +554,6 @@ int cmd_check(int argc, char **argv)
         case O_FIRST: o.first = true; break;
         case O_QUIET: o.quiet = true; break;
         case O_LIST: o.list = true; break;
-        case O_JSON: o.json = true; break;
         case O_MAX:
             if (!cli_parse_u64(a.arg, &v) || v == 0) {
                 free(files);
@@ -590,24 +561,15 @@ int cmd_check(int argc, char **argv)
             }
             o.max_errors = v;
             break;
-        case O_FORM:
-            if (!cli_form_option("check", a.arg, &o.form)) {
-                free(files);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case O_JOBS:
-            if (!cli_jobs_option("check", a.arg, &o.jobs)) {
-                free(files);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case O_PROG: o.progress = 1; break;
-        case O_NOPROG: o.progress = 0; break;
         case O_HELP:
             free(files);
             print_help();
             return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+        default:
+            if (cli_scan_option("check", id, a.arg, &o.s) < 0) {
+                free(files);
+                return CLI_EXIT_ERROR;
+            }
         }
     }
     if (nfiles == 0)

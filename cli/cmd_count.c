@@ -25,12 +25,7 @@ typedef struct counts {
     bool failed;
 } counts;
 
-typedef struct count_opts {
-    bool json;
-    cli_form form;
-    int progress;
-    unsigned jobs;
-} count_opts;
+typedef cli_scan_opts count_opts;
 
 static void print_help(void)
 {
@@ -113,25 +108,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static int boundary_at(int fd, uint64_t fsize, uint64_t pos, uint64_t *out)
-{
-    unsigned char w[16];
-    uint64_t from = pos >= 8 ? pos - 8 : 0, to = pos + 8 > fsize ? fsize : pos + 8;
-    size_t got = 0, want = (size_t)(to - from), i = (size_t)(pos - from);
-    while (got < want) {
-        ssize_t r = pread(fd, w + got, want - got, (off_t)(from + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    *out = utf8kit_is_boundary((const char *)w, want, i)
-               ? pos
-               : from + utf8kit_next_boundary((const char *)w, want, i);
-    return 0;
-}
-
 static void add(counts *t, const counts *c)
 {
     t->bytes += c->bytes;
@@ -170,7 +146,7 @@ static int count_one(const count_opts *o, const char *path, counts *c)
             pcs[k].name = in.name;
             pcs[k].form = o->form;
             if (k > 0) {
-                if (boundary_at(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
+                if (cli_boundary_at(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
                     cli_error(in.name, "%s", strerror(errno ? errno : EIO));
                     c->failed = true;
                 }
@@ -226,13 +202,9 @@ static void print_row(const count_opts *o, const counts *c, const char *name, bo
     }
 }
 
-enum { O_JSON = 1, O_FORM, O_JOBS, O_PROG, O_NOPROG, O_HELP };
+enum { O_HELP = 1 };
 
-static const cli_opt opts[] = {
-    {"json", 0, 0, O_JSON},       {"form", 0, 1, O_FORM},        {"jobs", 'j', 1, O_JOBS},
-    {"progress", 0, 0, O_PROG},   {"no-progress", 0, 0, O_NOPROG}, {"help", 'h', 0, O_HELP},
-    {NULL, 0, 0, 0},
-};
+static const cli_opt opts[] = {{"help", 'h', 0, O_HELP}, CLI_SCAN_OPTS, {NULL, 0, 0, 0}};
 
 int cmd_count(int argc, char **argv)
 {
@@ -242,35 +214,23 @@ int cmd_count(int argc, char **argv)
     size_t nfiles = 0, ok = 0;
     int id, rc = CLI_EXIT_OK;
     counts total;
-    memset(&o, 0, sizeof o);
+    cli_scan_opts_init(&o);
     memset(&total, 0, sizeof total);
-    o.progress = -1;
-    o.jobs = 1;
     if (!files)
         return CLI_EXIT_ERROR;
     while ((id = cli_next(&a, opts)) != -1) {
         switch (id) {
         case -2: free(files); return CLI_EXIT_ERROR;
         case 0: files[nfiles++] = a.arg; break;
-        case O_JSON: o.json = true; break;
-        case O_FORM:
-            if (!cli_form_option("count", a.arg, &o.form)) {
-                free(files);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case O_JOBS:
-            if (!cli_jobs_option("count", a.arg, &o.jobs)) {
-                free(files);
-                return CLI_EXIT_ERROR;
-            }
-            break;
-        case O_PROG: o.progress = 1; break;
-        case O_NOPROG: o.progress = 0; break;
         case O_HELP:
             free(files);
             print_help();
             return cli_stdout_check() ? CLI_EXIT_ERROR : CLI_EXIT_OK;
+        default:
+            if (cli_scan_option("count", id, a.arg, &o) < 0) {
+                free(files);
+                return CLI_EXIT_ERROR;
+            }
         }
     }
     if (nfiles == 0)

@@ -604,3 +604,22 @@ void cli_json_string(FILE *f, const char *s)
     }
     fputc('"', f);
 }
+
+int cli_boundary_at(int fd, uint64_t fsize, uint64_t pos, uint64_t *out)
+{
+    unsigned char w[16];
+    uint64_t from = pos >= 8 ? pos - 8 : 0, to = pos + 8 > fsize ? fsize : pos + 8;
+    size_t got = 0, want = (size_t)(to - from), i = (size_t)(pos - from);
+    while (got < want) {
+        ssize_t r = pread(fd, w + got, want - got, (off_t)(from + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    *out = utf8kit_is_boundary((const char *)w, want, i)
+               ? pos
+               : from + utf8kit_next_boundary((const char *)w, want, i);
+    return 0;
+}

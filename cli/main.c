@@ -177,6 +177,26 @@ bool cli_jobs_option(const char *cmd, const char *arg, unsigned *jobs)
     return true;
 }
 
+void cli_scan_opts_init(cli_scan_opts *o)
+{
+    o->json = false;
+    o->form = CLI_FORM_UTF8;
+    o->progress = -1;
+    o->jobs = 1;
+}
+
+int cli_scan_option(const char *cmd, int id, const char *arg, cli_scan_opts *o)
+{
+    switch (id) {
+    case CLI_O_JSON: o->json = true; return 1;
+    case CLI_O_FORM: return cli_form_option(cmd, arg, &o->form) ? 1 : -1;
+    case CLI_O_JOBS: return cli_jobs_option(cmd, arg, &o->jobs) ? 1 : -1;
+    case CLI_O_PROG: o->progress = 1; return 1;
+    case CLI_O_NOPROG: o->progress = 0; return 1;
+    default: return 0;
+    }
+}
+
 bool cli_bom_option(const char *cmd, const char *arg, utf8kit_bom_policy *bom)
 {
     if (strcmp(arg, "keep") == 0)
