@@ -398,12 +398,12 @@ int main(int argc, char **argv)
                    (double)total_bytes(in) / tm * 1e-9);
             for (k = 0; k < nimpl; k++) {
                 utf8kit_impl_select(impls[k]);
-                printf(" %7.2f", tm / measure(op->ours, in));
+                printf(" %7.3f", tm / measure(op->ours, in));
             }
             for (size_t p = 0; peer_name(p); p++) {
                 bench_fn f = peer_fn(p, op->peer_op);
                 if (f)
-                    printf(" %9.2f", tm / measure(f, in));
+                    printf(" %9.3f", tm / measure(f, in));
                 else
                     printf(" %9s", "-");
             }
