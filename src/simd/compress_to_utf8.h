@@ -27,8 +27,11 @@
  * unpaired surrogate, and one that does not fit, goes to the scalar
  * reference kernel, which gives the exact report.
  *
- * UTF-32 -> UTF-8 takes 16 values per step with the same lane encoder
- * (ASCII runs 64 at a time).
+ * UTF-32 -> UTF-8 takes 32 values per step: below U+0800 their low halves
+ * go as UTF-16 units do, all U+0800..FFFF as 3-byte blocks do, any other
+ * mix of scalar values through the lane encoder, 16 lanes at a time. An
+ * ASCII block, a block holding a non-scalar value and the last values
+ * take 16 per step (ASCII runs 64 at a time).
  */
 #ifndef UTF8KIT_SIMD_COMPRESS_TO_UTF8_H
 #define UTF8KIT_SIMD_COMPRESS_TO_UTF8_H
@@ -145,6 +148,37 @@ U8K_INLINE __m512i u8k_bswap16(__m512i v) { return _mm512_shldi_epi16(v, v, 8); 
                     U8K_SQ8((base) + 32), U8K_SQ8((base) + 24), U8K_SQ8((base) + 16),        \
                     U8K_SQ8((base) + 8), U8K_SQ8(base))
 
+/* The UTF-8 forms of 32 units below U+0800 (high: those from U+0080 on)
+ * in place: each 16-bit lane gets 110xxxxx 10xxxxxx, first byte low, by
+ * one multishift of bits 6.. and 0.. and a ternary (x & 3FFF) | 80C0
+ * (truth table EA as in u8k_utf8_lanes); an ASCII lane keeps its unit.
+ * *keep gets the bytes in use: the low byte of every lane (its top bit
+ * set by the OR 0080) and the high byte of the 2-byte forms. */
+U8K_INLINE __m512i u8k_two_lanes(const u8k_to8 *k, __m512i u, __mmask32 high, __mmask64 *keep)
+{
+    __m512i two = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k->sel2, u), k->k3fff,
+                                            k->m80c0, 0xEA);
+    __m512i out = _mm512_mask_mov_epi16(u, high, two);
+    *keep = _mm512_movepi8_mask(_mm512_or_si512(out, k->w0080));
+    return out;
+}
+
+/* 32 code points U+0800..FFFF (no surrogates) in the 32-bit lanes of lo
+ * and hi to their 96 bytes of UTF-8 at dst; writes 128 bytes, no
+ * compress. Each lane gets E0 | c >> 12, 80 | c >> 6 & 3F, 80 | c & 3F in
+ * its first three bytes (multishift of bits 12.., 6.., 0..; ternary
+ * (x & mask) | marks, truth table EA), and two byte permutes of both
+ * registers take 3 bytes of every 4. */
+U8K_INLINE void u8k_three_lanes(__m512i lo, __m512i hi, unsigned char *dst)
+{
+    const __m512i sel3 = _mm512_set1_epi64(0x2020262C0000060C);
+    const __m512i m3 = _mm512_set1_epi32(0x003F3F0F), t3 = _mm512_set1_epi32(0x008080E0);
+    lo = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(sel3, lo), m3, t3, 0xEA);
+    hi = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(sel3, hi), m3, t3, 0xEA);
+    _mm512_storeu_si512((void *)dst, _mm512_permutex2var_epi8(lo, U8K_SQUEEZE(0), hi));
+    _mm512_storeu_si512((void *)(dst + 64), _mm512_permutex2var_epi8(lo, U8K_SQUEEZE(64), hi));
+}
+
 /* What a block step did: bytes written, or one of these. */
 #define U8K_BLOCK_SCALAR (-1) /* an unpaired surrogate: ask the scalar kernel */
 #define U8K_BLOCK_FULL (-2)   /* its bytes do not fit in the room left */
@@ -167,17 +201,9 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
     unsigned n1, n2;
     big = _mm512_movepi16_mask(_mm512_adds_epu16(u, k->x7800));
     if (!big) {
-        /* U+0080..07FF: 110xxxxx 10xxxxxx in the lane, first byte low:
-         * ((unit >> 6) | C0) low, ((unit & 3F) | 80) high, by one
-         * multishift and a ternary (x & 3FFF) | 80C0 (truth table EA as
-         * in u8k_utf8_lanes); ASCII lanes keep the unit. Used bytes: the
-         * low byte of each valid lane (top bit set by the OR 0080), and
-         * the high byte where it has its top bit set (only two-byte
-         * forms; an ASCII lane's is 0). */
-        __m512i two = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k->sel2, u),
-                                                k->k3fff, k->m80c0, 0xEA);
-        __m512i out = _mm512_mask_mov_epi16(u, high, two);
-        __mmask64 keep = _mm512_movepi8_mask(_mm512_or_si512(out, k->w0080));
+        /* all below U+0800: 1 or 2 bytes in each lane, one compress */
+        __mmask64 keep;
+        __m512i out = u8k_two_lanes(k, u, high, &keep);
         unsigned n;
         if (count < 32)
             keep &= U8K_LOW64(2 * count);
@@ -202,17 +228,8 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
     hi = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(u, 1));
     lanes = valid;
     if (big == 0xFFFFFFFFu && !sur && room >= 128) {
-        /* 32 units of 3 bytes: no compress. Each 32-bit lane gets
-         * E0 | c >> 12, 80 | c >> 6 & 3F, 80 | c & 3F in its first three
-         * bytes (multishift of bits 12.., 6.., 0..; ternary (x & mask) |
-         * marks, truth table EA), and two byte permutes of both registers
-         * take 3 bytes of every 4. */
-        const __m512i sel3 = _mm512_set1_epi64(0x2020262C0000060C);
-        const __m512i m3 = _mm512_set1_epi32(0x003F3F0F), t3 = _mm512_set1_epi32(0x008080E0);
-        lo = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(sel3, lo), m3, t3, 0xEA);
-        hi = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(sel3, hi), m3, t3, 0xEA);
-        _mm512_storeu_si512((void *)dst, _mm512_permutex2var_epi8(lo, U8K_SQUEEZE(0), hi));
-        _mm512_storeu_si512((void *)(dst + 64), _mm512_permutex2var_epi8(lo, U8K_SQUEEZE(64), hi));
+        /* 32 units of 3 bytes: no compress */
+        u8k_three_lanes(lo, hi, dst);
         *used = 32;
         return 96;
     }
@@ -330,7 +347,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
             /* A run below U+0800 (ASCII included): whole blocks of 32 in
              * a tight loop, as in u8k_utf16_block. */
             while (two_bytes && len - i >= 32 && cap - o >= 64) {
-                __m512i two, out;
+                __m512i out;
                 __mmask64 keep;
                 u = _mm512_loadu_si512((const void *)(src + i));
                 if (be)
@@ -338,10 +355,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
                 if (_mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7800)))
                     break;
                 high = _mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7f80));
-                two = _mm512_ternarylogic_epi32(_mm512_multishift_epi64_epi8(k.sel2, u), k.k3fff,
-                                                k.m80c0, 0xEA);
-                out = _mm512_mask_mov_epi16(u, high, two);
-                keep = _mm512_movepi8_mask(_mm512_or_si512(out, k.w0080));
+                out = u8k_two_lanes(&k, u, high, &keep);
                 _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, out));
                 i += 32;
                 o += (size_t)_mm_popcnt_u64(keep);
@@ -383,7 +397,8 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
     return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, false);
 }
 
-/* UTF-32 -> UTF-8, 16 values per step (the last 1..15 one masked step);
+/* UTF-32 -> UTF-8, 32 values per step where they are all scalar values
+ * and not all ASCII, else 16 (the last 1..15 one masked step);
  * a block holding a surrogate or a value above 10FFFF goes to the scalar
  * kernel (which reports it), as does one that does not fit. After an
  * ASCII block, ASCII runs go 64 values at a time. */
@@ -403,6 +418,58 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
         __mmask16 valid = 0xFFFF;
         __m512i c, x;
         unsigned n, count = 16;
+        if (len - i >= 32 && cap - o >= 128) {
+            /* 32 values a step unless all are ASCII or one is not a
+             * scalar value (those go 16 at a time below): below U+0800,
+             * their low halves are encoded as UTF-16 units are, one
+             * compress; all U+0800..FFFF, no compress; else two
+             * compresses of 16 lanes. */
+            __m512i c0 = _mm512_loadu_si512((const void *)(src + i));
+            __m512i c1 = _mm512_loadu_si512((const void *)(src + i + 16));
+            __m512i any = _mm512_or_si512(c0, c1);
+            unsigned n1;
+            if (!_mm512_test_epi32_mask(any, _mm512_set1_epi32((int)0xFFFFFF80u)))
+                goto sixteen;
+            if (!_mm512_test_epi32_mask(any, _mm512_set1_epi32((int)0xFFFF0000u))) {
+                __m512i u = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(c0)),
+                                               _mm512_cvtepi32_epi16(c1), 1);
+                __mmask32 big = _mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7800));
+                __mmask32 nonsur =
+                    _mm512_movepi16_mask(_mm512_adds_epu16(_mm512_xor_si512(u, k.d800), k.x7800));
+                if (!big) {
+                    __mmask64 keep;
+                    __m512i out = u8k_two_lanes(
+                        &k, u, _mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7f80)), &keep);
+                    _mm512_storeu_si512((void *)(dst + o), _mm512_maskz_compress_epi8(keep, out));
+                    i += 32;
+                    o += (size_t)_mm_popcnt_u64(keep);
+                    continue;
+                }
+                if (nonsur != 0xFFFFFFFFu)
+                    goto sixteen;
+                if (big == 0xFFFFFFFFu) {
+                    u8k_three_lanes(c0, c1, dst + o);
+                    i += 32;
+                    o += 96;
+                    continue;
+                }
+            } else if (_mm512_cmplt_epu32_mask(_mm512_sub_epi32(c0, _mm512_set1_epi32(0xD800)),
+                                               _mm512_set1_epi32(0x800)) |
+                       _mm512_cmplt_epu32_mask(_mm512_sub_epi32(c1, _mm512_set1_epi32(0xD800)),
+                                               _mm512_set1_epi32(0x800)) |
+                       _mm512_cmpgt_epu32_mask(_mm512_max_epu32(c0, c1),
+                                               _mm512_set1_epi32(0x10FFFF))) {
+                goto sixteen;
+            }
+            x = u8k_utf8_lanes(&k, c0, 0xFFFF, &n1);
+            _mm512_storeu_si512((void *)(dst + o), x);
+            x = u8k_utf8_lanes(&k, c1, 0xFFFF, &n);
+            _mm512_storeu_si512((void *)(dst + o + n1), x);
+            i += 32;
+            o += n1 + n;
+            continue;
+        }
+    sixteen:
         if (len - i >= 16) {
             c = _mm512_loadu_si512((const void *)(src + i));
         } else {
