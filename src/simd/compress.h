@@ -284,8 +284,12 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
             __m512i v = _mm512_maskz_permutex2var_epi8(UINT64_C(0x3333333333333333), lc, k, hc);
             unsigned m = n > 16 * q ? n - 16 * q : 0;
             /* 4-byte text and a last block have fewer units: no empty
-             * groups for them */
+             * groups for them; nor for the last two groups of a block
+             * with at most 32 units (a branch that text of 3-byte
+             * characters, with about 22 a block, always takes) */
             if ((four || exact) && m == 0)
+                break;
+            if (q == 2 && n <= 32)
                 break;
             if (four)
                 v = _mm512_mask_permutexvar_epi8(v, UINT64_C(0x4444444444444444), k, tc);
