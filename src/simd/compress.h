@@ -231,6 +231,11 @@ U8K_INLINE unsigned u8k_store_two(const u8k_units *u, uint64_t e, void *dst, boo
             unsigned m = n > 16 * q ? n - 16 * q : 0;
             if (exact && m == 0)
                 break;
+            /* the last group only when there are more than 48 units (a
+             * branch that 2-byte text, with about 35 a block, always
+             * skips, and mostly-ASCII text always takes) */
+            if (q == 3 && n <= 48)
+                break;
             /* the high 16 bits of each lane are 0 * 1 + 0 * 64 */
             v = _mm512_sub_epi32(_mm512_maddubs_epi16(v, w64), _mm512_set1_epi32(0x3080));
             u8k_put32(d + 16 * q, v, m < 16 ? m : 16, exact);
