@@ -152,15 +152,59 @@ U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned cha
     return (unsigned)__builtin_popcount(m);
 }
 
+/* 16-bit lanes, for simd/shuffle_to_utf8.h */
+U8K_INLINE u8k_v v_le16(u8k_v a, u8k_v b)
+{
+    return vreinterpretq_u8_u16(vcleq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+}
+U8K_INLINE u8k_v v_eq16(u8k_v a, u8k_v b)
+{
+    return vreinterpretq_u8_u16(vceqq_u16(vreinterpretq_u16_u8(a), vreinterpretq_u16_u8(b)));
+}
+U8K_INLINE u8k_v v_andnot(u8k_v a, u8k_v b) { return vbicq_u8(a, b); }
+U8K_INLINE u8k_v v_zip16(u8k_v a, u8k_v b, int h)
+{
+    uint16x8_t x = vreinterpretq_u16_u8(a), y = vreinterpretq_u16_u8(b);
+    return vreinterpretq_u8_u16(h ? vzip2q_u16(x, y) : vzip1q_u16(x, y));
+}
+/* No movemask: each lane keeps its bit's place value, then a sum across
+ * each vector. */
+U8K_INLINE uint32_t v_mask16x2(u8k_v a, u8k_v b)
+{
+    static const uint16_t w[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+    uint16x8_t wv = vld1q_u16(w);
+    return vaddvq_u16(vandq_u16(vreinterpretq_u16_u8(a), wv)) |
+           (uint32_t)vaddvq_u16(vandq_u16(vreinterpretq_u16_u8(b), wv)) << 8;
+}
+U8K_INLINE u8k_v v_pack8(u8k_v a, u8k_v b)
+{
+    return vcombine_u8(vqmovn_u16(vreinterpretq_u16_u8(a)), vqmovn_u16(vreinterpretq_u16_u8(b)));
+}
+U8K_INLINE u8k_v v_sat16(u8k_v a, u8k_v b)
+{
+    return vreinterpretq_u8_u16(
+        vcombine_u16(vqmovn_u32(vreinterpretq_u32_u8(a)), vqmovn_u32(vreinterpretq_u32_u8(b))));
+}
+U8K_INLINE u8k_v v_splat32(uint32_t x) { return vreinterpretq_u8_u32(vdupq_n_u32(x)); }
+U8K_INLINE bool v_overlap(u8k_v a, u8k_v b) { return vmaxvq_u8(vandq_u8(a, b)) != 0; }
+/* (one 128-bit part: p is 0) */
+U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
+{
+    (void)p;
+    vst1q_u8(d, v);
+}
+/* (a constant is one MOVI: nothing to keep) */
+U8K_INLINE u8k_v v_pin(u8k_v v) { return v; }
+
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
-#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/neon_to_utf8.h */
-#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/neon_to_utf8.h */
+#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
+#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
 #define U8K_OWN_LATIN1 1        /* from simd/shuffle_latin1.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
-#include "simd/neon_to_utf8.h"
+#include "simd/shuffle_to_utf8.h"
 #include "simd/shuffle_latin1.h"
 
 const u8k_kernels u8k_neon_kernels = {
@@ -173,8 +217,8 @@ const u8k_kernels u8k_neon_kernels = {
     simd_validate_counts,
     simd_utf8_to_utf16_pext,
     simd_utf8_to_utf32_pext,
-    simd_utf16_to_utf8_neon,
-    simd_utf32_to_utf8_neon,
+    simd_utf16_to_utf8_shuffle,
+    simd_utf32_to_utf8_shuffle,
     simd_latin1_to_utf8_shuffle,
     simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,

@@ -1,7 +1,7 @@
 /*
  * simd/to_utf8_shift.h - the result adjustment of the UTF-16/UTF-32 ->
- * UTF-8 kernels (simd/compress_to_utf8.h, pext_to_utf8.h, sse_to_utf8.h,
- * neon_to_utf8.h) after a call of the scalar kernel on the rest.
+ * UTF-8 kernels (simd/compress_to_utf8.h, shuffle_to_utf8.h) after a
+ * call of the scalar kernel on the rest.
  */
 #ifndef UTF8KIT_SIMD_TO_UTF8_SHIFT_H
 #define UTF8KIT_SIMD_TO_UTF8_SHIFT_H

@@ -1,9 +1,9 @@
 /*
  * simd/utf8_pack4.h - the byte-shuffle tables that pack the UTF-8 forms
  * of 4 units (1 to 3 bytes each, one per 32-bit slot) or 8 units (1 or 2
- * bytes each, one per 16-bit slot) together. Shared by
- * the kernels without a byte compress (simd/pext_to_utf8.h for AVX2,
- * simd/sse_to_utf8.h for SSE4.2); each includer gets its own copy.
+ * bytes each, one per 16-bit slot) together, for the kernels without a
+ * byte compress (simd/shuffle_to_utf8.h: SSE4.2, AVX2, NEON); each
+ * kernel file gets its own copy.
  */
 #ifndef UTF8KIT_SIMD_UTF8_PACK4_H
 #define UTF8KIT_SIMD_UTF8_PACK4_H

@@ -83,9 +83,37 @@ U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
                             _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + k))));
 }
 
-/* No v_narrow16: UTF-16 -> UTF-8 comes from simd/pext_to_utf8.h. */
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+{
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 16));
+    /* ASCII: no bit outside 0x007F (or 0x7F00 when big-endian). */
+    __m256i m = _mm256_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), m))
+        return false;
+    if (be) {
+        a = _mm256_srli_epi16(a, 8);
+        b = _mm256_srli_epi16(b, 8);
+    }
+    /* packus works per 128-bit lane: a0-7 b0-7 | a8-15 b8-15 */
+    *out = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+    return true;
+}
 
-/* No v_narrow32 either: UTF-32 -> UTF-8 comes from simd/pext_to_utf8.h. */
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    const __m256i *p = (const __m256i *)(const void *)s;
+    __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
+    __m256i c = _mm256_loadu_si256(p + 2), d = _mm256_loadu_si256(p + 3);
+    if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
+                            _mm256_set1_epi32((int)0xFFFFFF80u)))
+        return false;
+    /* per 128-bit lane: 4 values of a, b, c, d to bytes 0-3, 4-7, ...,
+     * then lane 1's dwords between lane 0's */
+    a = _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
+    *out = _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    return true;
+}
 
 /* 16-bit lanes, for simd/pext.h */
 U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
@@ -144,15 +172,54 @@ U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned cha
     return n + (unsigned)_mm_popcnt_u32(m >> 8);
 }
 
-#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/pext_to_utf8.h */
+/* 16-bit lanes, for simd/shuffle_to_utf8.h */
+U8K_INLINE u8k_v v_le16(u8k_v a, u8k_v b) { return _mm256_cmpeq_epi16(_mm256_min_epu16(a, b), a); }
+U8K_INLINE u8k_v v_eq16(u8k_v a, u8k_v b) { return _mm256_cmpeq_epi16(a, b); }
+U8K_INLINE u8k_v v_andnot(u8k_v a, u8k_v b) { return _mm256_andnot_si256(b, a); }
+/* (unpack works within 128-bit parts, as the contract says) */
+U8K_INLINE u8k_v v_zip16(u8k_v a, u8k_v b, int h)
+{
+    return h ? _mm256_unpackhi_epi16(a, b) : _mm256_unpacklo_epi16(a, b);
+}
+/* (movemask gives two bits per lane: PEXT keeps one) */
+U8K_INLINE uint32_t v_mask16(u8k_v a)
+{
+    return _pext_u32((uint32_t)_mm256_movemask_epi8(a), 0x55555555u);
+}
+U8K_INLINE uint32_t v_mask16x2(u8k_v a, u8k_v b) { return v_mask16(a) | v_mask16(b) << 16; }
+/* (packus works per 128-bit lane: the permute puts the halves in order) */
+U8K_INLINE u8k_v v_pack8(u8k_v a, u8k_v b)
+{
+    return _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+}
+U8K_INLINE u8k_v v_sat16(u8k_v a, u8k_v b)
+{
+    return _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xD8);
+}
+U8K_INLINE u8k_v v_splat32(uint32_t x) { return _mm256_set1_epi32((int)x); }
+U8K_INLINE bool v_overlap(u8k_v a, u8k_v b) { return !_mm256_testz_si256(a, b); }
+U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
+{
+    __m128i x = p ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+    _mm_storeu_si128((__m128i *)(void *)d, x);
+}
+/* (GCC would rebuild a pinned constant inside a loop from a general
+ * register, two shuffle-port instructions; the empty asm stops it) */
+U8K_INLINE u8k_v v_pin(u8k_v v)
+{
+    __asm__("" : "+x"(v));
+    return v;
+}
+
+#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_LATIN1 1        /* from simd/pext_latin1.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
-#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/pext_to_utf8.h */
+#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
-#include "simd/pext_to_utf8.h"
+#include "simd/shuffle_to_utf8.h"
 #include "simd/pext_latin1.h"
 
 const u8k_kernels u8k_avx2_kernels = {
@@ -165,8 +232,8 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_validate_counts,
     simd_utf8_to_utf16_pext,
     simd_utf8_to_utf32_pext,
-    simd_utf16_to_utf8_pext,
-    simd_utf32_to_utf8_pext,
+    simd_utf16_to_utf8_shuffle,
+    simd_utf32_to_utf8_shuffle,
     simd_latin1_to_utf8_pext,
     simd_utf8_to_latin1_pext,
     simd_count_assume_valid,

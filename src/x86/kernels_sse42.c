@@ -131,15 +131,45 @@ U8K_INLINE unsigned v_pack32x2(uint32_t *d, u8k_v x, u8k_v y, const unsigned cha
     return (unsigned)_mm_popcnt_u32(m);
 }
 
+/* 16-bit lanes, for simd/shuffle_to_utf8.h */
+U8K_INLINE u8k_v v_le16(u8k_v a, u8k_v b) { return _mm_cmpeq_epi16(_mm_min_epu16(a, b), a); }
+U8K_INLINE u8k_v v_eq16(u8k_v a, u8k_v b) { return _mm_cmpeq_epi16(a, b); }
+U8K_INLINE u8k_v v_andnot(u8k_v a, u8k_v b) { return _mm_andnot_si128(b, a); }
+U8K_INLINE u8k_v v_zip16(u8k_v a, u8k_v b, int h)
+{
+    return h ? _mm_unpackhi_epi16(a, b) : _mm_unpacklo_epi16(a, b);
+}
+/* (packs keeps all ones, -1, and zero: one byte per lane, a's then b's) */
+U8K_INLINE uint32_t v_mask16x2(u8k_v a, u8k_v b)
+{
+    return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(a, b));
+}
+U8K_INLINE u8k_v v_pack8(u8k_v a, u8k_v b) { return _mm_packus_epi16(a, b); }
+U8K_INLINE u8k_v v_sat16(u8k_v a, u8k_v b) { return _mm_packus_epi32(a, b); }
+U8K_INLINE u8k_v v_splat32(uint32_t x) { return _mm_set1_epi32((int)x); }
+U8K_INLINE bool v_overlap(u8k_v a, u8k_v b) { return !_mm_testz_si128(a, b); }
+/* (one 128-bit part: p is 0) */
+U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
+{
+    (void)p;
+    _mm_storeu_si128((__m128i *)(void *)d, v);
+}
+/* (as on AVX2: the empty asm keeps GCC from rebuilding it in the loop) */
+U8K_INLINE u8k_v v_pin(u8k_v v)
+{
+    __asm__("" : "+x"(v));
+    return v;
+}
+
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
-#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/sse_to_utf8.h */
-#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/sse_to_utf8.h */
+#define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
+#define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
 #define U8K_OWN_LATIN1 1        /* from simd/shuffle_latin1.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
 #include "simd/pext.h"
-#include "simd/sse_to_utf8.h"
+#include "simd/shuffle_to_utf8.h"
 #include "simd/shuffle_latin1.h"
 
 const u8k_kernels u8k_sse42_kernels = {
@@ -152,8 +182,8 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_validate_counts,
     simd_utf8_to_utf16_pext,
     simd_utf8_to_utf32_pext,
-    simd_utf16_to_utf8_sse,
-    simd_utf32_to_utf8_sse,
+    simd_utf16_to_utf8_shuffle,
+    simd_utf32_to_utf8_shuffle,
     simd_latin1_to_utf8_shuffle,
     simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,

@@ -1,0 +1,441 @@
+/*
+ * simd/shuffle_to_utf8.h - UTF-16 and UTF-32 -> UTF-8, written once for
+ * the vector units with a byte shuffle but no byte compress: SSE4.2 and
+ * NEON (16-byte vectors) and AVX2 (32-byte vectors, whose shuffle works
+ * within 128-bit parts). src/x86/kernels_sse42.c, kernels_avx2.c and
+ * src/arm/kernels_neon.c include it after simd/transcode.h and define
+ * U8K_OWN_UTF16_TO_UTF8 and U8K_OWN_UTF32_TO_UTF8. (AVX-512 has its own,
+ * simd/compress_to_utf8.h.)
+ *
+ * A step takes 16 units (UTF-32: 16 values narrowed to 16-bit units),
+ * held in U8K_NV vectors of 16-bit lanes (two of 16 bytes, one of 32):
+ *  - all ASCII: narrowed to 16 bytes, then ASCII runs VW units at a time
+ *    (v_narrow16, v_narrow32);
+ *  - all below U+0800: each unit's 1 or 2 bytes at the end of its 16-bit
+ *    slot, packed 8 slots at a time by one byte shuffle (u8k_pack2 of
+ *    simd/utf8_pack4.h);
+ *  - otherwise each unit's 1 to 3 bytes at the end of a 32-bit slot, a
+ *    surrogate pair's 4 bytes as 2 in the slot of each half, packed 4
+ *    slots at a time by one byte shuffle from a table indexed by their
+ *    lengths (u8k_pack4), each 16-byte store overwriting the unused end
+ *    of the one before. (The per-slot UTF-8 form and the table of
+ *    shuffles follow the idea of Lemire and Muła, "Transcoding Billions
+ *    of Unicode Characters per Second with SIMD Instructions", Software:
+ *    Practice and Experience 52(2), 2022; the slot layout that makes each
+ *    row a closed form, built by macros, is ours.)
+ * A UTF-16 block with an unpaired surrogate, and a UTF-32 block with a
+ * value from U+10000 on (or a surrogate, or one above 10FFFF), go to the
+ * scalar kernel a stretch at a time, as do the last units (unless ASCII)
+ * and any block near the end of the output room; the scalar kernel gives
+ * every error report.
+ *
+ * Besides the layer of simd/validate.h, simd/transcode.h and the 16-bit
+ * lane operations of simd/pext.h (v_splat16, v_shl16, v_shr16, v_add16,
+ * v_blend, v_bswap16; v_prev2 of simd/validate.h moves a vector of units
+ * up by one unit), it needs, on u8k_v read as VW / 2 lanes of 16 bits:
+ *
+ *   v_le16(a, b)         all ones in the lanes where a <= b (unsigned)
+ *   v_eq16(a, b)         all ones in the lanes where a == b
+ *   v_andnot(a, b)       a & ~b
+ *   v_zip16(a, b, h)     the lanes of a and b interleaved, a's first:
+ *                        h = 0 the low half of each 128-bit part, h = 1
+ *                        the high half
+ *   v_mask16x2(a, b)     bit k set when lane k of a is all ones, bit
+ *                        VW / 2 + k when lane k of b is (lanes all ones
+ *                        or zero)
+ *   v_mask16(a)          the same for a alone (32-byte vectors only)
+ *   v_pack8(a, b)        the lanes of a, then of b, saturated to bytes
+ *   v_sat16(a, b)        the 32-bit lanes of a, then of b, saturated to
+ *                        16-bit lanes
+ *   v_splat32(x)         every 32-bit lane x
+ *   v_overlap(a, b)      whether a bit is set in both a and b
+ *   v_store_part(d, v, p)  the 16 bytes of 128-bit part p of v to d
+ *   v_pin(v)             v, made opaque to the compiler: a constant it
+ *                        cannot rebuild inside a loop (or v as it is)
+ *   v_narrow16(s, be, v) whether the VW units at s (big-endian when be)
+ *                        are all ASCII; if so, *v gets them as bytes
+ *   v_narrow32(s, v)     the same for the VW values at s
+ */
+#ifndef UTF8KIT_SIMD_SHUFFLE_TO_UTF8_H
+#define UTF8KIT_SIMD_SHUFFLE_TO_UTF8_H
+
+#include "internal.h"
+#include "simd/to_utf8_shift.h"
+#include "simd/utf8_pack4.h"
+
+#if VW != 16 && VW != 32
+#error "simd/shuffle_to_utf8.h needs 16- or 32-byte vectors"
+#endif
+
+/* The vectors of one step of 16 units, and a loop over them (unrolled:
+ * the vectors stay in registers only when indexed by constants). */
+#define U8K_NV (32 / VW)
+#define U8K_EACH(h) _Pragma("GCC unroll 2") for (int h = 0; h < U8K_NV; h++)
+
+typedef struct u8k_units {
+    u8k_v v[U8K_NV];
+} u8k_units;
+
+/* Every bit of a mask from v_mask16x2: VW of them. */
+#define U8K_MASK_ALL ((uint32_t)((UINT64_C(1) << VW) - 1))
+
+/* The constants of the kernels below, made once per call and pinned
+ * (v_pin): GCC would otherwise rebuild some inside the loop, on AVX2
+ * from a general register (two shuffle-port instructions each); without
+ * the pins the UTF-32 kernels of SSE4.2 and AVX2 lost 3-5% on text of
+ * 2- and 3-byte characters. */
+typedef struct u8k_enc_k {
+    u8k_v x7f, x7ff, e000, x3f, x40, x8080, x80c0, f800, d800;
+} u8k_enc_k;
+
+U8K_INLINE void u8k_enc_init(u8k_enc_k *k)
+{
+    k->x7f = v_pin(v_splat16(0x7F));
+    k->x7ff = v_pin(v_splat16(0x7FF));
+    k->e000 = v_pin(v_splat16(0xE000));
+    k->x3f = v_pin(v_splat16(0x3F));
+    k->x40 = v_pin(v_splat16(0x40));
+    k->x8080 = v_pin(v_splat16(0x8080));
+    k->x80c0 = v_pin(v_splat16(0x80C0));
+    k->f800 = v_pin(v_splat16(0xF800));
+    k->d800 = v_pin(v_splat16(0xD800));
+}
+
+/* The VW / 2 units of u to UTF-8 at dst; returns the number of bytes, at
+ * most 3 VW / 2; writes up to 3 VW / 2 + 4 bytes. Without pairs, no unit
+ * is a surrogate. With pairs, hs and ls mark the high and low
+ * surrogates, every low one follows a high one, and prev holds each
+ * unit's predecessor: a pair then takes two slots of 2 bytes each
+ * (F0 | v >> 8, 80 | v >> 2 & 3F for the high one h, v = h + 40, whose
+ * low 11 bits are the top bits of the value less 10000 plus 40
+ * (10000 >> 10); 80 | (v & 3) << 4 | l >> 6 & F, 80 | l & 3F for the low
+ * one l). */
+U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool pairs, u8k_v prev,
+                          u8k_v hs, u8k_v ls)
+{
+    u8k_v le7f = v_le16(u, k->x7f), le7ff = v_le16(u, k->x7ff);
+    /* the lead of a 3-byte form, E0 | u >> 12, in the high byte */
+    u8k_v lead = v_or(v_shl16(v_shr16(u, 12), 8), k->e000);
+    /* the last two bytes, first one low: 80 | (u >> 6) & 3F (C0 | u >> 6
+     * for a 2-byte form) and 80 | u & 3F; an ASCII unit is the last byte */
+    u8k_v tail = v_or(v_or(v_and(v_shr16(u, 6), k->x3f), v_shl16(v_and(u, k->x3f), 8)),
+                      v_or(k->x8080, v_and(v_andnot(le7ff, le7f), k->x40)));
+    u8k_v lo, hi;
+    uint32_t m;
+    size_t n = 0;
+    tail = v_blend(tail, v_shl16(u, 8), le7f);
+    if (pairs) {
+        u8k_v v = v_add16(u, k->x40), pv = v_add16(prev, k->x40);
+        u8k_v th = v_or(v_or(v_and(v_shr16(v, 8), v_splat16(7)), v_splat16(0x80F0)),
+                        v_shl16(v_and(v_shr16(v, 2), k->x3f), 8));
+        /* the 3-byte tail of l has 30 in its first byte: bits 4-5 of it
+         * become the low two bits of the high one's v */
+        u8k_v tl = v_or(v_andnot(tail, v_splat16(0x30)), v_shl16(v_and(pv, v_splat16(3)), 4));
+        tail = v_blend(v_blend(tail, th, hs), tl, ls);
+        /* two bytes each: counted as below U+0800 */
+        le7ff = v_or(le7ff, v_or(hs, ls));
+    }
+    /* bit k: unit k is at least U+0080; bit VW / 2 + k: at least U+0800 */
+    m = ~v_mask16x2(le7f, le7ff) & U8K_MASK_ALL;
+    /* 32-bit slots [0, lead, first, last]; group g of 4 units is in
+     * 128-bit part g >> 1 of lo (g even) or hi (g odd) */
+    lo = v_zip16(lead, tail, 0);
+    hi = v_zip16(lead, tail, 1);
+    if (m == U8K_MASK_ALL) {
+        /* all 3 bytes: row FF, fixed places */
+        u8k_v row = v_table(u8k_pack4[0xFF]);
+        lo = v_lookup(lo, row);
+        hi = v_lookup(hi, row);
+        _Pragma("GCC unroll 4") for (int g = 0; g < VW / 8; g++)
+            v_store_part(dst + 12 * g, g & 1 ? hi : lo, g >> 1);
+        return 3 * VW / 2;
+    }
+    _Pragma("GCC unroll 4") for (int g = 0; g < VW / 8; g++) {
+        /* row e: bits 0-3 the group's units from U+0080 on, 4-7 from
+         * U+0800 on */
+        unsigned e = (m >> 4 * g & 0x0F) | (m >> (VW / 2 + 4 * g - 4) & 0xF0);
+        v_store_part(dst + n, v_lookup(g & 1 ? hi : lo, v_table(u8k_pack4[e])), g >> 1);
+        n += 4 + (size_t)__builtin_popcount(e);
+    }
+    return n;
+}
+
+/* The VW / 2 units of u, all below U+0800, to UTF-8 at dst: C0 | u >> 6,
+ * 80 | u & 3F at the end of each 16-bit slot (an ASCII unit, marked in
+ * le7f, in its second byte), each 128-bit part packed by row m of
+ * u8k_pack2 for its 8 bits of m (bit k: unit k takes 2 bytes); returns
+ * the number of bytes, at most VW; writes up to VW. */
+U8K_INLINE size_t u8k_two(const u8k_enc_k *k, u8k_v u, u8k_v le7f, uint32_t m, unsigned char *dst)
+{
+    u8k_v two = v_or(v_or(v_shr16(u, 6), k->x80c0), v_shl16(v_and(u, k->x3f), 8));
+    size_t n = 0;
+    two = v_blend(two, v_shl16(u, 8), le7f);
+    _Pragma("GCC unroll 2") for (int p = 0; p < VW / 16; p++) {
+        unsigned e = m >> 8 * p & 0xFF;
+        v_store_part(dst + n, v_lookup(two, v_table(u8k_pack2[e])), p);
+        n += 8 + (size_t)__builtin_popcount(e);
+    }
+    return n;
+}
+
+/* The 16 units at s (big-endian in memory when be), in host order. */
+U8K_INLINE u8k_units u8k_load_units(const uint16_t *s, bool be)
+{
+    u8k_units u;
+    U8K_EACH(h)
+    {
+        u.v[h] = v_load((const unsigned char *)(const void *)(s + h * VW / 2));
+        if (be)
+            u.v[h] = v_bswap16(u.v[h]);
+    }
+    return u;
+}
+
+/* The 16 values at s, saturated to 16-bit units; *any gets the OR of
+ * the values (in 32-bit lanes). */
+U8K_INLINE u8k_units u8k_load_units32(const uint32_t *s, u8k_v *any)
+{
+    u8k_units u;
+    u8k_v c[2 * U8K_NV];
+    _Pragma("GCC unroll 4") for (int q = 0; q < 2 * U8K_NV; q++)
+        c[q] = v_load((const unsigned char *)(const void *)(s + q * VW / 4));
+    *any = v_or(v_or(c[0], c[1]), v_or(c[2 * U8K_NV - 2], c[2 * U8K_NV - 1]));
+    U8K_EACH(h)
+    {
+        u.v[h] = v_sat16(c[2 * h], c[2 * h + 1]);
+    }
+    return u;
+}
+
+/* The OR of the 16 units. */
+U8K_INLINE u8k_v u8k_units_or(const u8k_units *u)
+{
+    u8k_v a = v_splat(0);
+    U8K_EACH(h)
+    {
+        a = v_or(a, u->v[h]);
+    }
+    return a;
+}
+
+/* 16 bits: bit k set when unit k is all ones (units all ones or zero). */
+U8K_INLINE uint32_t u8k_units_bits(const u8k_units *x)
+{
+#if VW == 16
+    return v_mask16x2(x->v[0], x->v[1]);
+#else
+    return v_mask16(x->v[0]);
+#endif
+}
+
+/* The 16 units, all ASCII, as 16 bytes to d (a single 32-byte vector
+ * is packed with itself: its first 16 bytes). */
+U8K_INLINE void u8k_store_ascii(unsigned char *d, const u8k_units *u)
+{
+    v_store_part(d, v_pack8(u->v[0], u->v[U8K_NV - 1]), 0);
+}
+
+/* Some of the 16 units is a surrogate: (u & F800) == D800. */
+U8K_INLINE bool u8k_any_surrogate(const u8k_enc_k *k, const u8k_units *u)
+{
+    u8k_v s = v_splat(0);
+    U8K_EACH(h)
+    {
+        s = v_or(s, v_eq16(v_and(u->v[h], k->f800), k->d800));
+    }
+    return v_any(s);
+}
+
+/* The 16 units, none a surrogate, to UTF-8 at dst; returns the number of
+ * bytes, at most 48; writes up to 52. */
+U8K_INLINE size_t u8k_bmp_units(const u8k_enc_k *k, const u8k_units *u, unsigned char *dst)
+{
+    size_t n = 0;
+    U8K_EACH(h)
+    {
+        n += u8k_bmp(k, u->v[h], dst + n, false, u->v[h], u->v[h], u->v[h]);
+    }
+    return n;
+}
+
+/* UTF-16 -> UTF-8 of at least 16 units (flags: U8K_BE, U8K_TRUSTED for
+ * the scalar kernel), with the result of the scalar kernel's contract;
+ * out of line, see simd_utf16_to_utf8_shuffle. */
+U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_t *src, size_t len,
+                                                                   unsigned char *dst, size_t cap,
+                                                                   unsigned flags)
+{
+    bool be = (flags & U8K_BE) != 0;
+    size_t i = 0, o = 0;
+    utf8kit_result r;
+    u8k_enc_k k;
+    u8k_enc_init(&k);
+    /* 64 bytes of room: 16 units make at most 48 and write up to 52. */
+    while (i + 16 <= len && o + 64 <= cap) {
+        u8k_units u = u8k_load_units(src + i, be);
+        u8k_v any = u8k_units_or(&u), x;
+        if (!v_overlap(any, v_splat16(0xFF80))) {
+            u8k_store_ascii(dst + o, &u);
+            i += 16;
+            o += 16;
+            /* then VW units at a time while ASCII */
+            while (i + VW <= len && o + VW <= cap && v_narrow16(src + i, be, &x)) {
+                v_store(dst + o, x);
+                i += VW;
+                o += VW;
+            }
+            continue;
+        }
+        if (!v_overlap(any, v_splat16(0xF800))) {
+            /* all below U+0800 */
+            u8k_units le;
+            uint32_t m;
+            U8K_EACH(h)
+            {
+                le.v[h] = v_le16(u.v[h], k.x7f);
+            }
+            m = ~u8k_units_bits(&le) & 0xFFFFu;
+            U8K_EACH(h)
+            {
+                o += u8k_two(&k, u.v[h], le.v[h], m >> (h * VW / 2), dst + o);
+            }
+            i += 16;
+            continue;
+        }
+        if (u8k_any_surrogate(&k, &u)) {
+            /* Well paired when every low one follows a high one: the low
+             * bits are the high bits moved up one unit, once a high one
+             * in the last unit is left for the next step (its 2 bytes are
+             * written last and not counted). */
+            u8k_units hs, ls;
+            uint32_t hm, lm, held;
+            size_t j;
+            U8K_EACH(h)
+            {
+                u8k_v t = v_and(u.v[h], v_splat16(0xFC00));
+                hs.v[h] = v_eq16(t, v_splat16(0xD800));
+                ls.v[h] = v_eq16(t, v_splat16(0xDC00));
+            }
+            hm = u8k_units_bits(&hs);
+            lm = u8k_units_bits(&ls);
+            held = hm >> 15;
+            if (lm == ((hm << 1) & 0xFFFFu)) {
+                size_t n = 0;
+                u8k_v before = v_splat(0);
+                U8K_EACH(h)
+                {
+                    n += u8k_bmp(&k, u.v[h], dst + o + n, true, v_prev2(u.v[h], before), hs.v[h],
+                                 ls.v[h]);
+                    before = u.v[h];
+                }
+                o += n - 2 * held;
+                i += 16 - held;
+                continue;
+            }
+            j = u8k_stretch16(src, len, i, be);
+            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            if (r.status == UTF8KIT_OK) {
+                i = j;
+                o += r.written;
+                continue;
+            }
+            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+                return u8k_to8_shift(r, i, o);
+            /* An error: the stretch may have cut a bad sequence short (a
+             * high surrogate before the high one it stopped at), so the
+             * rest of the input, whole, gives the report. */
+            break;
+        }
+        o += u8k_bmp_units(&k, &u, dst + o);
+        i += 16;
+    }
+    /* The last 1..15 units, when the 16 ending them are all ASCII: one
+     * block ending at the end, rewriting the same bytes for the units it
+     * shares with the blocks before (ASCII there too, one byte each). */
+    if (i < len && len - i < 16 && i >= 16 - (len - i) && cap - o >= len - i) {
+        u8k_units u = u8k_load_units(src + len - 16, be);
+        if (!v_overlap(u8k_units_or(&u), v_splat16(0xFF80))) {
+            u8k_store_ascii(dst + o - (16 - (len - i)), &u);
+            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+        }
+    }
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf16_to_utf8_shuffle(const uint16_t *src, size_t len,
+                                                 unsigned char *dst, size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
+    return simd_utf16_to_utf8_shuffle_long(src, len, dst, cap, flags);
+}
+
+/* UTF-32: the same, values below U+10000 and not surrogates saturated to
+ * 16-bit units (which leaves them as they are); a block with another
+ * goes to the scalar kernel, 64 values at a time. */
+U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_t *src, size_t len,
+                                                                   unsigned char *dst, size_t cap,
+                                                                   unsigned flags)
+{
+    size_t i = 0, o = 0;
+    utf8kit_result r;
+    u8k_enc_k k;
+    u8k_enc_init(&k);
+    while (i + 16 <= len && o + 64 <= cap) {
+        u8k_v any, x;
+        u8k_units u = u8k_load_units32(src + i, &any);
+        if (!v_overlap(any, v_splat32(0xFFFFFF80u))) {
+            u8k_store_ascii(dst + o, &u);
+            i += 16;
+            o += 16;
+            /* then VW values at a time while ASCII */
+            while (i + VW <= len && o + VW <= cap && v_narrow32(src + i, &x)) {
+                v_store(dst + o, x);
+                i += VW;
+                o += VW;
+            }
+            continue;
+        }
+        if (v_overlap(any, v_splat32(0xFFFF0000u)) || u8k_any_surrogate(&k, &u)) {
+            /* a value from U+10000 on, a surrogate or one above 10FFFF */
+            size_t j = len - i > 64 ? i + 64 : len;
+            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            if (r.status == UTF8KIT_OK) {
+                i = j;
+                o += r.written;
+                continue;
+            }
+            return u8k_to8_shift(r, i, o);
+        }
+        o += u8k_bmp_units(&k, &u, dst + o);
+        i += 16;
+    }
+    /* The last 1..15 values, when the 16 ending them are all ASCII: one
+     * block ending at the end, rewriting the same bytes for the values it
+     * shares with the blocks before (ASCII there too, one byte each). */
+    if (i < len && len - i < 16 && i >= 16 - (len - i) && cap - o >= len - i) {
+        u8k_v any;
+        u8k_units u = u8k_load_units32(src + len - 16, &any);
+        if (!v_overlap(any, v_splat32(0xFFFFFF80u))) {
+            u8k_store_ascii(dst + o - (16 - (len - i)), &u);
+            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+        }
+    }
+    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
+    return u8k_to8_shift(r, i, o);
+}
+
+/* The kernel: inputs too short for one step go straight to the scalar
+ * kernel, before the setup and register saves of the loop. */
+static utf8kit_result simd_utf32_to_utf8_shuffle(const uint32_t *src, size_t len,
+                                                 unsigned char *dst, size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf32_to_utf8(src, len, dst, cap, flags);
+    return simd_utf32_to_utf8_shuffle_long(src, len, dst, cap, flags);
+}
+
+#endif /* UTF8KIT_SIMD_SHUFFLE_TO_UTF8_H */
