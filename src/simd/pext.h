@@ -14,7 +14,7 @@
  * bytes for UTF-16, and for UTF-32 a value stored at its fourth byte from
  * two lanes (its low 16 and its top 5 bits). (The name is historical:
  * PEXT did the packing once.)
- * The other directions live in simd/pext_to_utf8.h (UTF-16 and UTF-32 ->
+ * The other directions live in simd/shuffle_to_utf8.h (UTF-16 and UTF-32 ->
  * UTF-8) and simd/pext_latin1.h (Latin-1).
  *
  * Besides the layer of simd/validate.h and simd/transcode.h it needs

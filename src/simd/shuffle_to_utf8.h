@@ -258,6 +258,25 @@ U8K_INLINE size_t u8k_bmp_units(const u8k_enc_k *k, const u8k_units *u, unsigned
     return n;
 }
 
+/* The 16 units of u, all below U+0800, to UTF-8 at dst (1 or 2 bytes
+ * each, u8k_two); returns the number of bytes, at most 32. */
+U8K_INLINE size_t u8k_two_units(const u8k_enc_k *k, const u8k_units *u, unsigned char *dst)
+{
+    u8k_units le;
+    uint32_t m;
+    size_t o = 0;
+    U8K_EACH(h)
+    {
+        le.v[h] = v_le16(u->v[h], k->x7f);
+    }
+    m = ~u8k_units_bits(&le) & 0xFFFFu;
+    U8K_EACH(h)
+    {
+        o += u8k_two(k, u->v[h], le.v[h], m >> (h * VW / 2), dst + o);
+    }
+    return o;
+}
+
 /* UTF-16 -> UTF-8 of at least 16 units (flags: U8K_BE, U8K_TRUSTED for
  * the scalar kernel), with the result of the scalar kernel's contract;
  * out of line, see simd_utf16_to_utf8_shuffle. */
@@ -287,18 +306,7 @@ U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_
             continue;
         }
         if (!v_overlap(any, v_splat16(0xF800))) {
-            /* all below U+0800 */
-            u8k_units le;
-            uint32_t m;
-            U8K_EACH(h)
-            {
-                le.v[h] = v_le16(u.v[h], k.x7f);
-            }
-            m = ~u8k_units_bits(&le) & 0xFFFFu;
-            U8K_EACH(h)
-            {
-                o += u8k_two(&k, u.v[h], le.v[h], m >> (h * VW / 2), dst + o);
-            }
+            o += u8k_two_units(&k, &u, dst + o);
             i += 16;
             continue;
         }
@@ -397,6 +405,12 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
                 i += VW;
                 o += VW;
             }
+            continue;
+        }
+        if (!v_overlap(any, v_splat32(0xFFFFF800u))) {
+            /* all below U+0800 */
+            o += u8k_two_units(&k, &u, dst + o);
+            i += 16;
             continue;
         }
         if (v_overlap(any, v_splat32(0xFFFF0000u)) || u8k_any_surrogate(&k, &u)) {

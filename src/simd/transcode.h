@@ -6,7 +6,7 @@
  *
  * Every direction has kernels of its own for every instruction set
  * (UTF-8 -> UTF-16/32: simd/pext.h, compress.h; UTF-16/32 -> UTF-8:
- * compress_to_utf8.h, pext_to_utf8.h, sse_to_utf8.h, neon_to_utf8.h;
+ * compress_to_utf8.h, shuffle_to_utf8.h;
  * Latin-1: latin1_avx512.h, pext_latin1.h, shuffle_latin1.h). The
  * U8K_OWN_* defines of the kernel files only say so. This file holds
  * u8k_shift, and the stretch end of the scalar stretches of UTF-16 input.
