@@ -178,6 +178,59 @@ U8K_INLINE size_t u8k_two(const u8k_enc_k *k, u8k_v u, u8k_v le7f, uint32_t m, u
     return n;
 }
 
+/* The VW / 4 scalar values in the 32-bit lanes of c to UTF-8 at dst:
+ * each lane gets its 1 to 4 bytes at its end, lead first (lane bytes
+ * 0..3 hold F0 | c >> 18, 80 | c >> 12 & 3F, 80 | c >> 6 & 3F,
+ * 80 | c & 3F for 4 bytes; a shorter form drops the first and sets its
+ * own lead's bits; an ASCII lane is c << 24), and each 128-bit part is
+ * packed by the row of u8k_pack4x for the lengths of its 4 lanes.
+ * Returns the number of bytes, at most VW; writes up to VW. */
+U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
+{
+    u8k_v ge1 = v_gt32(c, v_splat32(0x7F)), ge2 = v_gt32(c, v_splat32(0x7FF));
+    u8k_v ge3 = v_gt32(c, v_splat32(0xFFFF));
+    /* the 6-bit groups of c, lowest in lane byte 3 */
+    u8k_v x = v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24), v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
+                   v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
+    /* the marks of a 2-, 3- or 4-byte form */
+    u8k_v mark = v_blend(v_blend(v_splat32(0x80C00000u), v_splat32(0x8080E000u), ge2),
+                         v_splat32(0x808080F0u), ge3);
+    uint32_t m1 = v_mask32(ge1), m2 = v_mask32(ge2), m3 = v_mask32(ge3);
+    size_t n = 0;
+    x = v_blend(v_shl32(c, 24), v_or(x, mark), ge1);
+    _Pragma("GCC unroll 2") for (int p = 0; p < VW / 16; p++) {
+        unsigned a = m1 >> 4 * p & 15, b = m2 >> 4 * p & 15, d = m3 >> 4 * p & 15;
+        unsigned e = (unsigned)u8k_spread4[a] + u8k_spread4[b] + u8k_spread4[d];
+        v_store_part(dst + n, v_lookup(x, v_table(u8k_pack4x[e])), p);
+        n += 4 + (size_t)__builtin_popcount(a | b << 4 | d << 8);
+    }
+    return n;
+}
+
+/* The 16 scalar values at s to UTF-8 at dst (u8k_four_lanes); returns
+ * the number of bytes, at most 64; writes up to 64. Out of line: inlined,
+ * it cost the SSE4.2 loop 10% on text without such values. */
+static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, unsigned char *dst)
+{
+    size_t n = 0;
+    _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++)
+        n += u8k_four_lanes(v_load((const unsigned char *)(const void *)(s + q * VW / 4)), dst + n);
+    return n;
+}
+
+/* Whether the 16 values at s, whose OR is any, are all at most 10FFFF
+ * (the signed compare needs the test of the top bits first). */
+U8K_INLINE bool u8k_below_110000(const uint32_t *s, u8k_v any)
+{
+    u8k_v big = v_splat(0);
+    if (v_overlap(any, v_splat32(0xFFE00000u)))
+        return false;
+    _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++)
+        big = v_or(big, v_gt32(v_load((const unsigned char *)(const void *)(s + q * VW / 4)),
+                               v_splat32(0x10FFFF)));
+    return !v_any(big);
+}
+
 /* The 16 units at s (big-endian in memory when be), in host order. */
 U8K_INLINE u8k_units u8k_load_units(const uint16_t *s, bool be)
 {
@@ -414,8 +467,16 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
             continue;
         }
         if (v_overlap(any, v_splat32(0xFFFF0000u)) || u8k_any_surrogate(&k, &u)) {
-            /* a value from U+10000 on, a surrogate or one above 10FFFF */
+            /* a value from U+10000 on, a surrogate or one above 10FFFF:
+             * with none of the last two (a surrogate keeps its value
+             * when saturated, one from U+10000 on becomes FFFF), 1 to 4
+             * bytes from each 32-bit lane; else the scalar kernel */
             size_t j = len - i > 64 ? i + 64 : len;
+            if (!u8k_any_surrogate(&k, &u) && u8k_below_110000(src + i, any)) {
+                o += u8k_four_block(src + i, dst + o);
+                i += 16;
+                continue;
+            }
             r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;

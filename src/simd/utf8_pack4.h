@@ -1,7 +1,8 @@
 /*
  * simd/utf8_pack4.h - the byte-shuffle tables that pack the UTF-8 forms
- * of 4 units (1 to 3 bytes each, one per 32-bit slot) or 8 units (1 or 2
- * bytes each, one per 16-bit slot) together, for the kernels without a
+ * of 4 units (1 to 3 bytes each, one per 32-bit slot), of 4 values (1 to
+ * 4 bytes each, one per 32-bit slot) or of 8 units (1 or 2 bytes each,
+ * one per 16-bit slot) together, for the kernels without a
  * byte compress (simd/shuffle_to_utf8.h: SSE4.2, AVX2, NEON); each
  * kernel file gets its own copy.
  */
@@ -77,5 +78,39 @@ static const unsigned char u8k_pack2[256][16] = {
     U8K_QROW16(128), U8K_QROW16(144), U8K_QROW16(160), U8K_QROW16(176),
     U8K_QROW16(192), U8K_QROW16(208), U8K_QROW16(224), U8K_QROW16(240),
 };
+
+/* Packing 4 values of 1 to 4 UTF-8 bytes (any scalar values) with one
+ * byte shuffle, slots and output as for u8k_pack4: row e is for the
+ * lengths L_i = 1 + (bits 2i, 2i + 1 of e), i = 0..3, and all 16 bytes
+ * may be in use. */
+#define U8K_XL(e, i) (1 + (((e) >> (2 * (i))) & 3))
+#define U8K_XP1(e) U8K_XL(e, 0)
+#define U8K_XP2(e) (U8K_XP1(e) + U8K_XL(e, 1))
+#define U8K_XP3(e) (U8K_XP2(e) + U8K_XL(e, 2))
+#define U8K_XP4(e) (U8K_XP3(e) + U8K_XL(e, 3))
+#define U8K_XJ(e, j)                                                                       \
+    ((j) >= U8K_XP4(e)   ? 0x80                                                            \
+     : (j) >= U8K_XP3(e) ? (j) + 16 - U8K_XP4(e)                                           \
+     : (j) >= U8K_XP2(e) ? (j) + 12 - U8K_XP3(e)                                           \
+     : (j) >= U8K_XP1(e) ? (j) + 8 - U8K_XP2(e)                                            \
+                        : (j) + 4 - U8K_XP1(e))
+#define U8K_XROW(e)                                                                        \
+    {U8K_XJ(e, 0),  U8K_XJ(e, 1),  U8K_XJ(e, 2),  U8K_XJ(e, 3),  U8K_XJ(e, 4),  U8K_XJ(e, 5),  \
+     U8K_XJ(e, 6),  U8K_XJ(e, 7),  U8K_XJ(e, 8),  U8K_XJ(e, 9),  U8K_XJ(e, 10), U8K_XJ(e, 11), \
+     U8K_XJ(e, 12), U8K_XJ(e, 13), U8K_XJ(e, 14), U8K_XJ(e, 15)}
+#define U8K_XROW4(e) U8K_XROW(e), U8K_XROW((e) + 1), U8K_XROW((e) + 2), U8K_XROW((e) + 3)
+#define U8K_XROW16(e) U8K_XROW4(e), U8K_XROW4((e) + 4), U8K_XROW4((e) + 8), U8K_XROW4((e) + 12)
+static const unsigned char u8k_pack4x[256][16] = {
+    U8K_XROW16(0),   U8K_XROW16(16),  U8K_XROW16(32),  U8K_XROW16(48),
+    U8K_XROW16(64),  U8K_XROW16(80),  U8K_XROW16(96),  U8K_XROW16(112),
+    U8K_XROW16(128), U8K_XROW16(144), U8K_XROW16(160), U8K_XROW16(176),
+    U8K_XROW16(192), U8K_XROW16(208), U8K_XROW16(224), U8K_XROW16(240),
+};
+
+/* Bits 0-3 of the index moved to bits 0, 2, 4 and 6: a sum of three
+ * such (for lanes from U+0080, U+0800 and U+10000 on) is a row of
+ * u8k_pack4x. */
+static const unsigned char u8k_spread4[16] = {0,  1,  4,  5,  16, 17, 20, 21,
+                                              64, 65, 68, 69, 80, 81, 84, 85};
 
 #endif /* UTF8KIT_SIMD_UTF8_PACK4_H */
