@@ -23,9 +23,11 @@
  *    of Unicode Characters per Second with SIMD Instructions", Software:
  *    Practice and Experience 52(2), 2022; the slot layout that makes each
  *    row a closed form, built by macros, is ours.)
- * A UTF-16 block with an unpaired surrogate, and a UTF-32 block with a
- * value from U+10000 on (or a surrogate, or one above 10FFFF), go to the
- * scalar kernel a stretch at a time, as do the last units (unless ASCII)
+ * A UTF-32 block with a value from U+10000 on takes 1 to 4 bytes from
+ * each 32-bit lane, packed 4 lanes at a time by a row of u8k_pack4x. A
+ * UTF-16 block with an unpaired surrogate, and a UTF-32 block with a
+ * surrogate or a value above 10FFFF, go to the scalar kernel a stretch
+ * at a time, as do the last units (unless ASCII)
  * and any block near the end of the output room; the scalar kernel gives
  * every error report.
  *
@@ -48,6 +50,9 @@
  *   v_sat16(a, b)        the 32-bit lanes of a, then of b, saturated to
  *                        16-bit lanes
  *   v_splat32(x)         every 32-bit lane x
+ *   v_gt32(a, b)         all ones in the 32-bit lanes where a > b (signed)
+ *   v_shl32(v, n), v_shr32(v, n)  32-bit lane shifts
+ *   v_mask32(a)          bit k set when 32-bit lane k of a is all ones
  *   v_overlap(a, b)      whether a bit is set in both a and b
  *   v_store_part(d, v, p)  the 16 bytes of 128-bit part p of v to d
  *   v_pin(v)             v, made opaque to the compiler: a constant it
