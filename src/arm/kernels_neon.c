@@ -193,7 +193,6 @@ U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
     (void)p;
     vst1q_u8(d, v);
 }
-/* (a constant is one MOVI: nothing to keep) */
 /* 32-bit lanes, for the 4-byte values of simd/shuffle_to_utf8.h */
 U8K_INLINE u8k_v v_gt32(u8k_v a, u8k_v b)
 {
@@ -213,6 +212,7 @@ U8K_INLINE uint32_t v_mask32(u8k_v a)
     static const uint32_t w[4] = {1, 2, 4, 8};
     return vaddvq_u32(vandq_u32(vreinterpretq_u32_u8(a), vld1q_u32(w)));
 }
+/* (a constant is one MOVI: nothing to keep) */
 U8K_INLINE u8k_v v_pin(u8k_v v) { return v; }
 
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */

@@ -434,8 +434,6 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
                 __m512i u = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(c0)),
                                                _mm512_cvtepi32_epi16(c1), 1);
                 __mmask32 big = _mm512_movepi16_mask(_mm512_adds_epu16(u, k.x7800));
-                __mmask32 nonsur =
-                    _mm512_movepi16_mask(_mm512_adds_epu16(_mm512_xor_si512(u, k.d800), k.x7800));
                 if (!big) {
                     __mmask64 keep;
                     __m512i out = u8k_two_lanes(
@@ -445,7 +443,8 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
                     o += (size_t)_mm_popcnt_u64(keep);
                     continue;
                 }
-                if (nonsur != 0xFFFFFFFFu)
+                /* a surrogate: (u ^ D800) < 0800 */
+                if (~_mm512_movepi16_mask(_mm512_adds_epu16(_mm512_xor_si512(u, k.d800), k.x7800)))
                     goto sixteen;
                 if (big == 0xFFFFFFFFu) {
                     u8k_three_lanes(c0, c1, dst + o);

@@ -452,6 +452,7 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
     u8k_enc_init(&k);
     while (i + 16 <= len && o + 64 <= cap) {
         u8k_v any, x;
+        bool sur;
         u8k_units u = u8k_load_units32(src + i, &any);
         if (!v_overlap(any, v_splat32(0xFFFFFF80u))) {
             u8k_store_ascii(dst + o, &u);
@@ -471,13 +472,14 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
             i += 16;
             continue;
         }
-        if (v_overlap(any, v_splat32(0xFFFF0000u)) || u8k_any_surrogate(&k, &u)) {
+        sur = u8k_any_surrogate(&k, &u);
+        if (sur || v_overlap(any, v_splat32(0xFFFF0000u))) {
             /* a value from U+10000 on, a surrogate or one above 10FFFF:
              * with none of the last two (a surrogate keeps its value
              * when saturated, one from U+10000 on becomes FFFF), 1 to 4
              * bytes from each 32-bit lane; else the scalar kernel */
             size_t j = len - i > 64 ? i + 64 : len;
-            if (!u8k_any_surrogate(&k, &u) && u8k_below_110000(src + i, any)) {
+            if (!sur && u8k_below_110000(src + i, any)) {
                 o += u8k_four_block(src + i, dst + o);
                 i += 16;
                 continue;

@@ -21,28 +21,34 @@
  * P_4 on are zero (index 80). Rows where bit 4 + i is set without bit i
  * cannot occur. */
 #define U8K_PL(e, i) (1 + (((e) >> (i)) & 1) + (((e) >> (4 + (i))) & 1))
-#define U8K_P1(e) U8K_PL(e, 0)
-#define U8K_P2(e) (U8K_P1(e) + U8K_PL(e, 1))
-#define U8K_P3(e) (U8K_P2(e) + U8K_PL(e, 2))
-#define U8K_P4(e) (U8K_P3(e) + U8K_PL(e, 3))
-#define U8K_PJ(e, j)                                                                       \
-    ((j) >= U8K_P4(e)   ? 0x80                                                             \
-     : (j) >= U8K_P3(e) ? (j) + 16 - U8K_P4(e)                                             \
-     : (j) >= U8K_P2(e) ? (j) + 12 - U8K_P3(e)                                             \
-     : (j) >= U8K_P1(e) ? (j) + 8 - U8K_P2(e)                                              \
-                        : (j) + 4 - U8K_P1(e))
-#define U8K_PROW(e)                                                                        \
-    {U8K_PJ(e, 0),  U8K_PJ(e, 1),  U8K_PJ(e, 2),  U8K_PJ(e, 3),  U8K_PJ(e, 4),  U8K_PJ(e, 5),  \
-     U8K_PJ(e, 6),  U8K_PJ(e, 7),  U8K_PJ(e, 8),  U8K_PJ(e, 9),  U8K_PJ(e, 10), U8K_PJ(e, 11), \
-     U8K_PJ(e, 12), U8K_PJ(e, 13), U8K_PJ(e, 14), U8K_PJ(e, 15)}
-#define U8K_PROW4(e) U8K_PROW(e), U8K_PROW((e) + 1), U8K_PROW((e) + 2), U8K_PROW((e) + 3)
-#define U8K_PROW16(e) U8K_PROW4(e), U8K_PROW4((e) + 4), U8K_PROW4((e) + 8), U8K_PROW4((e) + 12)
-static const unsigned char u8k_pack4[256][16] = {
-    U8K_PROW16(0),   U8K_PROW16(16),  U8K_PROW16(32),  U8K_PROW16(48),
-    U8K_PROW16(64),  U8K_PROW16(80),  U8K_PROW16(96),  U8K_PROW16(112),
-    U8K_PROW16(128), U8K_PROW16(144), U8K_PROW16(160), U8K_PROW16(176),
-    U8K_PROW16(192), U8K_PROW16(208), U8K_PROW16(224), U8K_PROW16(240),
-};
+/* The row family, for a length macro L(e, i) (this one, or U8K_XL for
+ * u8k_pack4x below): U8K_S1..U8K_S4 are P_1..P_4, U8K_SJ the slot byte of
+ * output byte j. */
+#define U8K_S1(L, e) L(e, 0)
+#define U8K_S2(L, e) (U8K_S1(L, e) + L(e, 1))
+#define U8K_S3(L, e) (U8K_S2(L, e) + L(e, 2))
+#define U8K_S4(L, e) (U8K_S3(L, e) + L(e, 3))
+#define U8K_SJ(L, e, j)                                                                    \
+    ((j) >= U8K_S4(L, e)   ? 0x80                                                          \
+     : (j) >= U8K_S3(L, e) ? (j) + 16 - U8K_S4(L, e)                                       \
+     : (j) >= U8K_S2(L, e) ? (j) + 12 - U8K_S3(L, e)                                       \
+     : (j) >= U8K_S1(L, e) ? (j) + 8 - U8K_S2(L, e)                                        \
+                           : (j) + 4 - U8K_S1(L, e))
+#define U8K_SROW(L, e)                                                                     \
+    {U8K_SJ(L, e, 0),  U8K_SJ(L, e, 1),  U8K_SJ(L, e, 2),  U8K_SJ(L, e, 3),                 \
+     U8K_SJ(L, e, 4),  U8K_SJ(L, e, 5),  U8K_SJ(L, e, 6),  U8K_SJ(L, e, 7),                 \
+     U8K_SJ(L, e, 8),  U8K_SJ(L, e, 9),  U8K_SJ(L, e, 10), U8K_SJ(L, e, 11),                \
+     U8K_SJ(L, e, 12), U8K_SJ(L, e, 13), U8K_SJ(L, e, 14), U8K_SJ(L, e, 15)}
+#define U8K_SROW4(L, e)                                                                    \
+    U8K_SROW(L, e), U8K_SROW(L, (e) + 1), U8K_SROW(L, (e) + 2), U8K_SROW(L, (e) + 3)
+#define U8K_SROW16(L, e)                                                                   \
+    U8K_SROW4(L, e), U8K_SROW4(L, (e) + 4), U8K_SROW4(L, (e) + 8), U8K_SROW4(L, (e) + 12)
+#define U8K_SROWS(L)                                                                       \
+    {U8K_SROW16(L, 0),   U8K_SROW16(L, 16),  U8K_SROW16(L, 32),  U8K_SROW16(L, 48),         \
+     U8K_SROW16(L, 64),  U8K_SROW16(L, 80),  U8K_SROW16(L, 96),  U8K_SROW16(L, 112),        \
+     U8K_SROW16(L, 128), U8K_SROW16(L, 144), U8K_SROW16(L, 160), U8K_SROW16(L, 176),        \
+     U8K_SROW16(L, 192), U8K_SROW16(L, 208), U8K_SROW16(L, 224), U8K_SROW16(L, 240)}
+static const unsigned char u8k_pack4[256][16] = U8K_SROWS(U8K_PL);
 
 /* Packing 8 units of 1 or 2 UTF-8 bytes (all below U+0800) with one byte
  * shuffle: each unit sits in a 16-bit slot with its bytes at the end (an
@@ -80,32 +86,11 @@ static const unsigned char u8k_pack2[256][16] = {
 };
 
 /* Packing 4 values of 1 to 4 UTF-8 bytes (any scalar values) with one
- * byte shuffle, slots and output as for u8k_pack4: row e is for the
- * lengths L_i = 1 + (bits 2i, 2i + 1 of e), i = 0..3, and all 16 bytes
- * may be in use. */
+ * byte shuffle, slots and output as for u8k_pack4 (the same row family):
+ * row e is for the lengths L_i = 1 + (bits 2i, 2i + 1 of e), i = 0..3,
+ * and all 16 bytes may be in use. */
 #define U8K_XL(e, i) (1 + (((e) >> (2 * (i))) & 3))
-#define U8K_XP1(e) U8K_XL(e, 0)
-#define U8K_XP2(e) (U8K_XP1(e) + U8K_XL(e, 1))
-#define U8K_XP3(e) (U8K_XP2(e) + U8K_XL(e, 2))
-#define U8K_XP4(e) (U8K_XP3(e) + U8K_XL(e, 3))
-#define U8K_XJ(e, j)                                                                       \
-    ((j) >= U8K_XP4(e)   ? 0x80                                                            \
-     : (j) >= U8K_XP3(e) ? (j) + 16 - U8K_XP4(e)                                           \
-     : (j) >= U8K_XP2(e) ? (j) + 12 - U8K_XP3(e)                                           \
-     : (j) >= U8K_XP1(e) ? (j) + 8 - U8K_XP2(e)                                            \
-                        : (j) + 4 - U8K_XP1(e))
-#define U8K_XROW(e)                                                                        \
-    {U8K_XJ(e, 0),  U8K_XJ(e, 1),  U8K_XJ(e, 2),  U8K_XJ(e, 3),  U8K_XJ(e, 4),  U8K_XJ(e, 5),  \
-     U8K_XJ(e, 6),  U8K_XJ(e, 7),  U8K_XJ(e, 8),  U8K_XJ(e, 9),  U8K_XJ(e, 10), U8K_XJ(e, 11), \
-     U8K_XJ(e, 12), U8K_XJ(e, 13), U8K_XJ(e, 14), U8K_XJ(e, 15)}
-#define U8K_XROW4(e) U8K_XROW(e), U8K_XROW((e) + 1), U8K_XROW((e) + 2), U8K_XROW((e) + 3)
-#define U8K_XROW16(e) U8K_XROW4(e), U8K_XROW4((e) + 4), U8K_XROW4((e) + 8), U8K_XROW4((e) + 12)
-static const unsigned char u8k_pack4x[256][16] = {
-    U8K_XROW16(0),   U8K_XROW16(16),  U8K_XROW16(32),  U8K_XROW16(48),
-    U8K_XROW16(64),  U8K_XROW16(80),  U8K_XROW16(96),  U8K_XROW16(112),
-    U8K_XROW16(128), U8K_XROW16(144), U8K_XROW16(160), U8K_XROW16(176),
-    U8K_XROW16(192), U8K_XROW16(208), U8K_XROW16(224), U8K_XROW16(240),
-};
+static const unsigned char u8k_pack4x[256][16] = U8K_SROWS(U8K_XL);
 
 /* Bits 0-3 of the index moved to bits 0, 2, 4 and 6: a sum of three
  * such (for lanes from U+0080, U+0800 and U+10000 on) is a row of

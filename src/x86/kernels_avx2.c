@@ -203,13 +203,13 @@ U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
     __m128i x = p ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
     _mm_storeu_si128((__m128i *)(void *)d, x);
 }
-/* (GCC would rebuild a pinned constant inside a loop from a general
- * register, two shuffle-port instructions; the empty asm stops it) */
 /* 32-bit lanes, for the 4-byte values of simd/shuffle_to_utf8.h */
 U8K_INLINE u8k_v v_gt32(u8k_v a, u8k_v b) { return _mm256_cmpgt_epi32(a, b); }
 U8K_INLINE u8k_v v_shl32(u8k_v v, int n) { return _mm256_slli_epi32(v, n); }
 U8K_INLINE u8k_v v_shr32(u8k_v v, int n) { return _mm256_srli_epi32(v, n); }
 U8K_INLINE uint32_t v_mask32(u8k_v a) { return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(a)); }
+/* (GCC would rebuild a pinned constant inside a loop from a general
+ * register, two shuffle-port instructions; the empty asm stops it) */
 U8K_INLINE u8k_v v_pin(u8k_v v)
 {
     __asm__("" : "+x"(v));

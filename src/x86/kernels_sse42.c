@@ -154,12 +154,12 @@ U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
     (void)p;
     _mm_storeu_si128((__m128i *)(void *)d, v);
 }
-/* (as on AVX2: the empty asm keeps GCC from rebuilding it in the loop) */
 /* 32-bit lanes, for the 4-byte values of simd/shuffle_to_utf8.h */
 U8K_INLINE u8k_v v_gt32(u8k_v a, u8k_v b) { return _mm_cmpgt_epi32(a, b); }
 U8K_INLINE u8k_v v_shl32(u8k_v v, int n) { return _mm_slli_epi32(v, n); }
 U8K_INLINE u8k_v v_shr32(u8k_v v, int n) { return _mm_srli_epi32(v, n); }
 U8K_INLINE uint32_t v_mask32(u8k_v a) { return (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(a)); }
+/* (as on AVX2: the empty asm keeps GCC from rebuilding it in the loop) */
 U8K_INLINE u8k_v v_pin(u8k_v v)
 {
     __asm__("" : "+x"(v));
