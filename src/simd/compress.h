@@ -199,7 +199,7 @@ U8K_INLINE u8k_units u8k_decode_three(__m512i cur, __m512i p1, __m512i p2, uint6
 U8K_INLINE void u8k_put32(uint32_t *d, __m512i v, unsigned n, bool exact)
 {
     if (exact)
-        _mm512_mask_storeu_epi32(d, (__mmask16)((1u << n) - 1), v);
+        _mm512_mask_storeu_epi32(d, (__mmask16)_bzhi_u32(0xFFFFu, n), v);
     else
         _mm512_storeu_si512((void *)d, v);
 }
@@ -207,10 +207,16 @@ U8K_INLINE void u8k_put32(uint32_t *d, __m512i v, unsigned n, bool exact)
 U8K_INLINE void u8k_put16(uint16_t *d, __m512i v, unsigned n, bool exact)
 {
     if (exact)
-        _mm512_mask_storeu_epi16(d, n == 32 ? 0xFFFFFFFFu : (1u << n) - 1, v);
+        _mm512_mask_storeu_epi16(d, _bzhi_u32(0xFFFFFFFFu, n), v);
     else
         _mm512_storeu_si512((void *)d, v);
 }
+
+/* The exact stores (the last block, all of a short input) test nothing
+ * about the number of units: a masked store whose mask is zero writes
+ * nothing and cannot fault, and with lengths that vary from call to call
+ * a branch on them is mispredicted about every other time, which costs
+ * more than the stores it would skip. */
 
 /* Stores the units of a block decoded by u8k_decode_two whose end is in e
  * and returns their number, as u8k_store_units. The ends of u.lo and u.hi
@@ -229,12 +235,10 @@ U8K_INLINE unsigned u8k_store_two(const u8k_units *u, uint64_t e, void *dst, boo
             __m512i k = _mm512_add_epi8(U8K_GATHER32, _mm512_set1_epi8((char)(16 * q)));
             __m512i v = _mm512_maskz_permutex2var_epi8(UINT64_C(0x3333333333333333), lc, k, hc);
             unsigned m = n > 16 * q ? n - 16 * q : 0;
-            if (exact && m == 0)
-                break;
             /* the last group only when there are more than 48 units (a
              * branch that 2-byte text, with about 35 a block, always
              * skips, and mostly-ASCII text always takes) */
-            if (q == 3 && n <= 48)
+            if (!exact && q == 3 && n <= 48)
                 break;
             /* the high 16 bits of each lane are 0 * 1 + 0 * 64 */
             v = _mm512_sub_epi32(_mm512_maddubs_epi16(v, w64), _mm512_set1_epi32(0x3080));
@@ -256,9 +260,9 @@ U8K_INLINE unsigned u8k_store_two(const u8k_units *u, uint64_t e, void *dst, boo
             _mm512_storeu_si512((void *)d, u0);
             _mm512_storeu_si512((void *)(d + 32), u1);
         } else {
-            u8k_put16(d, u0, n < 32 ? n : 32, true);
-            if (n > 32)
-                u8k_put16(d + 32, u1, n - 32, true);
+            uint64_t m = _bzhi_u64(UINT64_MAX, n);
+            _mm512_mask_storeu_epi16(d, (__mmask32)m, u0);
+            _mm512_mask_storeu_epi16(d + 32, (__mmask32)(m >> 32), u1);
         }
         return n;
     }
@@ -292,9 +296,9 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
              * groups for them; nor for the last two groups of a block
              * with at most 32 units (a branch that text of 3-byte
              * characters, with about 22 a block, always takes) */
-            if ((four || exact) && m == 0)
+            if (!exact && four && m == 0)
                 break;
-            if (q == 2 && n <= 32)
+            if (!exact && q == 2 && n <= 32)
                 break;
             if (four)
                 v = _mm512_mask_permutexvar_epi8(v, UINT64_C(0x4444444444444444), k, tc);
@@ -315,28 +319,28 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
  * written past them. */
 U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool be)
 {
-    int k;
+    /* no branch on n (see u8k_put16) */
+    uint64_t m = UINT64_MAX >> (64 - n);
     if (wide) {
-        for (k = 0; k < 4 && n > (size_t)16 * k; k++) {
-            size_t m = n - (size_t)16 * k;
-            __mmask16 mk = m >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << m) - 1);
-            _mm512_mask_storeu_epi32((uint32_t *)dst + 16 * k, mk,
-                                     _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 0)));
-            w = _mm512_alignr_epi32(w, w, 4); /* the next 16 bytes to the bottom */
-        }
+        uint32_t *d = (uint32_t *)dst;
+        _mm512_mask_storeu_epi32(d, (__mmask16)m, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(w)));
+        _mm512_mask_storeu_epi32(d + 16, (__mmask16)(m >> 16),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 1)));
+        _mm512_mask_storeu_epi32(d + 32, (__mmask16)(m >> 32),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 2)));
+        _mm512_mask_storeu_epi32(d + 48, (__mmask16)(m >> 48),
+                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 3)));
         return;
     }
     {
         __m512i a = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(w));
         __m512i c = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(w, 1));
-        uint64_t m = UINT64_MAX >> (64 - n);
         if (be) {
             a = _mm512_slli_epi16(a, 8);
             c = _mm512_slli_epi16(c, 8);
         }
         _mm512_mask_storeu_epi16(dst, (__mmask32)m, a);
-        if (n > 32)
-            _mm512_mask_storeu_epi16((uint16_t *)dst + 32, (__mmask32)(m >> 32), c);
+        _mm512_mask_storeu_epi16((uint16_t *)dst + 32, (__mmask32)(m >> 32), c);
     }
 }
 
