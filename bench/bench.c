@@ -112,7 +112,7 @@ struct op {
 
 static const struct op ops[] = {
     {"validate", K_UTF8, op_validate, "validate"},
-    {"is_valid", K_UTF8, op_is_valid, "validate"},
+    {"is_valid", K_UTF8, op_is_valid, "is_valid"},
     {"count", K_UTF8, op_count, "count"},
     {"utf16_length", K_UTF8, op_utf16_length, "utf16_length"},
     /* the same for text known to be valid, checking nothing: what

@@ -151,6 +151,7 @@ static const struct peer table[] = {
     {"iconv", "utf8>latin1", iconv_u8_l1},
 #ifdef HAVE_UNISTRING
     {"unistring", "validate", us_validate},
+    {"unistring", "is_valid", us_validate},
     {"unistring", "count", us_count},
     {"unistring", "utf8>utf16le", us_u8_u16},
     {"unistring", "utf8>utf32", us_u8_u32},
@@ -159,9 +160,11 @@ static const struct peer table[] = {
 #endif
 #ifdef HAVE_UTF8PROC
     {"utf8proc", "validate", up_validate},
+    {"utf8proc", "is_valid", up_validate},
 #endif
 #ifdef HAVE_SIMDUTF
     {"simdutf", "validate", simdutf_validate},
+    {"simdutf", "is_valid", simdutf_is_valid},
     {"simdutf", "count", simdutf_count},
     {"simdutf", "utf16_length", simdutf_utf16_length},
     {"simdutf", "count_av", simdutf_count},

@@ -1,5 +1,6 @@
 // simdutf_shim.cpp - calls simdutf's public API (see simdutf_shim.h).
-// The strict ("with errors") variants, to match utf8kit's STRICT calls.
+// The strict ("with errors") variants, to match utf8kit's STRICT calls;
+// validate_utf8 (yes or no) next to utf8kit_is_valid.
 #include "simdutf_shim.h"
 
 #include <simdutf.h>
@@ -15,6 +16,10 @@ void simdutf_shim_output(unsigned char *o, size_t cap)
 size_t simdutf_validate(const unsigned char *s, size_t n)
 {
     return simdutf::validate_utf8_with_errors((const char *)s, n).count;
+}
+size_t simdutf_is_valid(const unsigned char *s, size_t n)
+{
+    return simdutf::validate_utf8((const char *)s, n);
 }
 size_t simdutf_count(const unsigned char *s, size_t n) { return simdutf::count_utf8((const char *)s, n); }
 size_t simdutf_utf16_length(const unsigned char *s, size_t n)

@@ -10,6 +10,7 @@ extern "C" {
 #endif
 void simdutf_shim_output(unsigned char *out, size_t cap);
 size_t simdutf_validate(const unsigned char *s, size_t n);
+size_t simdutf_is_valid(const unsigned char *s, size_t n);
 size_t simdutf_count(const unsigned char *s, size_t n);
 size_t simdutf_utf16_length(const unsigned char *s, size_t n);
 size_t simdutf_u8_u16(const unsigned char *s, size_t n);
