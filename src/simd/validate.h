@@ -304,7 +304,23 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
         if (v_high(o) == 0) {
             if (v_any(v_subs(st.prev, st.tailmax)))
                 goto fail;
-            c += 4 * VW;
+            /* The all-ASCII groups right after this one need no check
+             * but their high bits (the block before each is ASCII); the
+             * first group that is not is loaded again above. */
+            for (;;) {
+                c += 4 * VW;
+                i += 4 * VW;
+                st.prev = d;
+                if (i + 4 * VW > len)
+                    break;
+                a = v_load(s + i);
+                b = v_load(s + i + VW);
+                cc = v_load(s + i + 2 * VW);
+                d = v_load(s + i + 3 * VW);
+                if (v_high(v_max(v_max(a, b), v_max(cc, d))) != 0)
+                    break;
+            }
+            continue;
         } else {
             u8k_v e;
             u8k_v m = v_max(o, st.prev);
