@@ -148,6 +148,12 @@ U8K_INLINE const u8k_kernels *u8k_kernels_now(void)
     return U8K_LIKELY(k != NULL) ? k : u8k_active();
 }
 
+/* The vector validators read inputs at least this long in blocks
+ * aligned to their width, after a first block at the start (u8k_vscan in
+ * simd/validate.h): a load across two cache lines costs two accesses,
+ * and most buffers are not aligned. (Here for the tests.) */
+#define U8K_ALIGN_MIN 1024
+
 /* Small helpers for results. */
 U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written, size_t elen)
 {

@@ -188,5 +188,31 @@ int main(void)
         same(big, n, "garbage", 0, 0);
         free(big);
     }
+    /* Long inputs at every start alignment mod 64: validation reads an
+     * input of U8K_ALIGN_MIN bytes or more as a first block at the start
+     * and then aligned blocks from 3..63 bytes on. Valid text (with
+     * characters across the aligned start at some alignment), and one
+     * bad byte at every offset of the first two blocks. */
+    {
+        size_t n = U8K_ALIGN_MIN + 76, step = test_quick() ? 7 : 1;
+        unsigned char *src = malloc(n), *area = malloc(n + 128);
+        unsigned char *base = area + (64 - (uintptr_t)area % 64);
+        for (int mix = 0; mix < 4; mix++) {
+            size_t m = make_text(src, n, mix);
+            for (a = 0; a < 64; a++) {
+                unsigned char *s = base + a;
+                memcpy(s, src, m);
+                same(s, m, "aligned", (size_t)mix, a);
+                for (pos = 0; pos < 140; pos += step) {
+                    unsigned char keep = s[pos];
+                    s[pos] = (pos + a) % 3 == 0 ? (unsigned char)rnd() : reps[(pos + a + (size_t)mix) % NREPS];
+                    same(s, m, "aligned-bad", a, pos);
+                    s[pos] = keep;
+                }
+            }
+        }
+        free(src);
+        free(area);
+    }
     return test_done("simd_validate");
 }

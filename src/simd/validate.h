@@ -284,17 +284,41 @@ U8K_INLINE bool u8k_vblock(u8k_vstate *st, u8k_v cur)
 
 /* u8k_vscan validates s[0..len) from a fresh start (as if nothing came
  * before s). It returns true when the input is valid; otherwise *at is the
- * offset of the first block where an error shows (a multiple of VW; it is
- * len when only the zero padding after a whole last block shows that the
- * input ends inside a sequence). When `counting`, *nc gets the number of
- * non-continuation bytes and *n4 the number of bytes >= F0 in the blocks
- * before *at (all of s when valid). */
+ * offset of the first block where an error shows (it is len when only the
+ * zero padding after a whole last block shows that the input ends inside
+ * a sequence). The blocks are VW bytes from s; or, when len >=
+ * U8K_ALIGN_MIN, the block at s and then blocks from the first VW-aligned
+ * address h >= 3 bytes after s (the bytes in both are checked twice, and
+ * counted in the first only up to h). When `counting`, *nc gets the
+ * number of non-continuation bytes and *n4 the number of bytes >= F0 in
+ * the blocks before *at (all of s when valid). */
 U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t *nc, size_t *n4,
                           bool counting)
 {
     u8k_vstate st;
     size_t i = 0, c = 0, q = 0;
     u8k_vinit(&st);
+    if (len >= U8K_ALIGN_MIN) {
+        size_t h = (size_t)(-(uintptr_t)s % VW); /* bytes to the next aligned address */
+        if (h >= 3) {
+            /* The aligned blocks need, of the bytes before them, the last
+             * 3 (a character that reaches into them starts there). */
+            unsigned char before[VW] = {0};
+            if (v_any(u8k_vcheck(&st, v_load(s))))
+                goto fail;
+            if (counting) {
+                /* the VW - h zero bytes of padding count as characters */
+                u8k_v head = v_load_part(s, h);
+                U8K_COUNT(head);
+                c -= VW - h;
+            }
+            before[VW - 3] = s[h - 3];
+            before[VW - 2] = s[h - 2];
+            before[VW - 1] = s[h - 1];
+            st.prev = v_load(before);
+            i = h;
+        }
+    }
     /* Four blocks at a time: one test for all-ASCII, one for errors.
      * On an error the one-block loop below finds which block it is in. */
     while (i + 4 * VW <= len) {
