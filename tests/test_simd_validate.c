@@ -16,6 +16,20 @@
 #include "internal.h"
 #include "testlib.h"
 
+/* utf8kit_validate_counts on s[0..n) against the scalar reference. */
+static void same_counts(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
+{
+    utf8kit_counts got = {0, {0, 0, 0, 0, 0}}, want = {0, {0, 0, 0, 0, 0}};
+    utf8kit_result r = utf8kit_validate_counts((const char *)s, n, &got);
+    utf8kit_result w = u8k_scalar_validate_counts(s, n, &want);
+    CHECK(r.status == w.status && r.read == w.read && r.error_len == w.error_len &&
+              memcmp(&got, &want, sizeof got) == 0,
+          "%s %zu/%zu len %zu: validate_counts %s@%zu lines %llu/%llu, scalar %s@%zu lines %llu/%llu",
+          what, a, b, n, utf8kit_status_name(r.status), r.read, (unsigned long long)got.lines,
+          (unsigned long long)got.seq[1], utf8kit_status_name(w.status), w.read,
+          (unsigned long long)want.lines, (unsigned long long)want.seq[1]);
+}
+
 /* Compares every validation/counting entry on s[0..n). */
 static void same(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
 {
@@ -203,10 +217,12 @@ int main(void)
                 unsigned char *s = base + a;
                 memcpy(s, src, m);
                 same(s, m, "aligned", (size_t)mix, a);
+                same_counts(s, m, "aligned", (size_t)mix, a);
                 for (pos = 0; pos < 140; pos += step) {
                     unsigned char keep = s[pos];
                     s[pos] = (pos + a) % 3 == 0 ? (unsigned char)rnd() : reps[(pos + a + (size_t)mix) % NREPS];
                     same(s, m, "aligned-bad", a, pos);
+                    same_counts(s, m, "aligned-bad", a, pos);
                     s[pos] = keep;
                 }
             }

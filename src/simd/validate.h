@@ -282,14 +282,40 @@ U8K_INLINE bool u8k_vblock(u8k_vstate *st, u8k_v cur)
         q += v_count_gt(v, -17) - v_count_gt(v, -1);                                       \
     } while (0)
 
+/* The start of a long input (len >= U8K_ALIGN_MIN), for a scan that then
+ * reads blocks aligned to VW: returns h, the offset of the first
+ * VW-aligned address at least 3 bytes after s, after checking the block
+ * at s from a fresh start and setting st->prev to hold the 3 bytes
+ * before h (the aligned blocks need no more of what comes before them: a
+ * character that reaches into them starts there). Returns 0 when s is
+ * aligned or too close to the next aligned address (the scan then starts
+ * at s), and sets *bad when the first block shows an error. */
+U8K_INLINE size_t u8k_valign(u8k_vstate *st, const unsigned char *s, bool *bad)
+{
+    size_t h = (size_t)(-(uintptr_t)s % VW); /* bytes to the next aligned address */
+    unsigned char before[VW] = {0};
+    *bad = false;
+    if (h < 3)
+        return 0;
+    if (v_any(u8k_vcheck(st, v_load(s)))) {
+        *bad = true;
+        return 0;
+    }
+    before[VW - 3] = s[h - 3];
+    before[VW - 2] = s[h - 2];
+    before[VW - 1] = s[h - 1];
+    st->prev = v_load(before);
+    return h;
+}
+
 /* u8k_vscan validates s[0..len) from a fresh start (as if nothing came
  * before s). It returns true when the input is valid; otherwise *at is the
  * offset of the first block where an error shows (it is len when only the
  * zero padding after a whole last block shows that the input ends inside
  * a sequence). The blocks are VW bytes from s; or, when len >=
- * U8K_ALIGN_MIN, the block at s and then blocks from the first VW-aligned
- * address h >= 3 bytes after s (the bytes in both are checked twice, and
- * counted in the first only up to h). When `counting`, *nc gets the
+ * U8K_ALIGN_MIN, the block at s and then blocks from the offset h that
+ * u8k_valign gives (the bytes in both are checked twice, and counted in
+ * the first only up to h). When `counting`, *nc gets the
  * number of non-continuation bytes and *n4 the number of bytes >= F0 in
  * the blocks before *at (all of s when valid). */
 U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t *nc, size_t *n4,
@@ -299,24 +325,16 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
     size_t i = 0, c = 0, q = 0;
     u8k_vinit(&st);
     if (len >= U8K_ALIGN_MIN) {
-        size_t h = (size_t)(-(uintptr_t)s % VW); /* bytes to the next aligned address */
-        if (h >= 3) {
-            /* The aligned blocks need, of the bytes before them, the last
-             * 3 (a character that reaches into them starts there). */
-            unsigned char before[VW] = {0};
-            if (v_any(u8k_vcheck(&st, v_load(s))))
-                goto fail;
-            if (counting) {
-                /* the VW - h zero bytes of padding count as characters */
-                u8k_v head = v_load_part(s, h);
-                U8K_COUNT(head);
-                c -= VW - h;
-            }
-            before[VW - 3] = s[h - 3];
-            before[VW - 2] = s[h - 2];
-            before[VW - 1] = s[h - 1];
-            st.prev = v_load(before);
-            i = h;
+        bool bad;
+        i = u8k_valign(&st, s, &bad);
+        if (bad)
+            goto fail;
+        if (counting && i > 0) {
+            /* s[0..i) only: the VW - i zero bytes of padding count as
+             * characters */
+            u8k_v head = v_load_part(s, i);
+            U8K_COUNT(head);
+            c -= VW - i;
         }
     }
     /* Four blocks at a time: one test for all-ASCII, one for errors.
@@ -571,6 +589,19 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
     bool ok = false;
     u8k_vinit(&st);
     u8k_ct_init(&ct);
+    if (len >= U8K_ALIGN_MIN) {
+        bool bad;
+        i = u8k_valign(&st, s, &bad);
+        if (bad)
+            goto done;
+        if (i > 0) {
+            /* s[0..i) only: the VW - i zero bytes of padding are ASCII,
+             * not LF */
+            u8k_ct_room(&ct, 1, true);
+            u8k_ct_block(&ct, v_load_part(s, i));
+            ct.s1 -= VW - i;
+        }
+    }
     /* Two blocks at a time (four, as in u8k_vscan, leave too few vector
      * registers for the accumulators and tables). */
     while (i + 2 * VW <= len) {
