@@ -60,7 +60,7 @@ static void check_any(const unsigned char *bytes, size_t n, const char *what)
 
 int main(void)
 {
-    static unsigned char text[4 * 0x110000], buf[600 + 64];
+    static unsigned char text[4 * 0x110000], buf[4200 + 64];
     size_t n = 0, chars = 0, units = 0, len, a, k;
     uint32_t c;
     test_begin();
@@ -79,8 +79,10 @@ int main(void)
           "all code points: utf16 length");
     CHECK(utf8kit_count((const char *)text, n) == chars, "all code points: validating count");
 
-    /* random valid texts of every length at every alignment */
-    for (len = 0; len <= 520; len++) {
+    /* random valid texts of every length at every alignment, and some long
+     * ones (U8K_ALIGN_MIN: counted in two parts, up to an aligned address
+     * and from it) */
+    for (len = 0; len <= 4099; len = len < 520 ? len + 1 : len < 1100 ? len + 97 : len + 2997) {
         unsigned char *p;
         size_t want_c = 0, want_u = 0;
         n = 0;

@@ -841,7 +841,7 @@ U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16
     X(1) X(1) X(1) X(1) X(1) X(1) X(1) X(1) X(0) X(0) X(0) X(0) X(1) X(1) X(1) X(f)
 static const unsigned char u8k_t_weight64[64] = {U8K_T_WEIGHT(U8K_X4, 2)};
 
-static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
+U8K_INLINE size_t u8k_count_av(const unsigned char *s, size_t len, bool utf16)
 {
     const u8k_v t = v_load(u8k_t_weight64);
     u8k_v sums = v_splat(0);
@@ -869,10 +869,20 @@ static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool u
     return (size_t)v_sum64(sums) - (i < len ? VW - (len - i) : 0);
 }
 #else
-static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
+U8K_INLINE size_t u8k_count_av(const unsigned char *s, size_t len, bool utf16)
 {
     return u8k_count_av_gt(s, len, utf16);
 }
 #endif
+
+/* Both counts add up byte by byte, so a long input is counted as its
+ * bytes up to the first VW-aligned address and the aligned rest. */
+static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
+{
+    size_t h = (size_t)(-(uintptr_t)s % VW);
+    if (len >= U8K_ALIGN_MIN && h > 0)
+        return u8k_count_av(s, h, utf16) + u8k_count_av(s + h, len - h, utf16);
+    return u8k_count_av(s, len, utf16);
+}
 
 #endif /* UTF8KIT_SIMD_VALIDATE_H */
