@@ -296,6 +296,62 @@ static void tables(void)
  * position only, a different residue per text so all are still met. */
 static size_t step = 1;
 
+/* Inputs of U8K_ALIGN_MIN bytes or more are converted in two parts, up
+ * to a 64-byte aligned address and from it (u8k_split): 600-unit UTF-16
+ * and 300-value UTF-32 texts of every mix at every start alignment, and
+ * an odd unit or pair (as in main) at every position around the end of
+ * the first part, a pair across it among them. */
+static void long_aligned(void)
+{
+    static uint16_t u[600], v[600];
+    static uint32_t c[300], e[300];
+    static const uint16_t a[] = {0xD834, 0xDD1E, 0xDD1E, 0xD834};
+    static const uint16_t b[] = {'a', 'b', 0xD834, 0xDD1E};
+    static const uint32_t bad[] = {0xD800, 0xDFFF, 0x110000};
+    size_t m, off, p, k;
+    for (m = 0; m < MIXES; m++) {
+        fill16(v, 600, m);
+        for (p = 0; p < 300; p++)
+            e[p] = m < VALID_MIXES ? value(pick(m)) : bad[p % 3];
+        for (off = 0; off < 64; off += 2) {
+            uint16_t *s = (uint16_t *)(void *)(in_end - sizeof v - off);
+            uint32_t *t = (uint32_t *)(void *)(in_end - sizeof e - off);
+            memcpy(s, v, sizeof v);
+            rooms16(s, 600, "long utf16");
+            if (off % 4 == 0) {
+                memcpy(t, e, sizeof e);
+                rooms32(t, 300, "long utf32");
+            }
+        }
+    }
+    fill16(v, 600, VALID_MIXES - 1);
+    for (p = 0; p < 300; p++)
+        e[p] = value(pick(VALID_MIXES - 1));
+    for (off = 0; off < 64; off += 2 * step)
+        for (p = 0; p < 34; p++) {
+            uint16_t *s = (uint16_t *)(void *)(in_end - sizeof u - off);
+            uint32_t *t = (uint32_t *)(void *)(in_end - sizeof c - off);
+            for (k = 0; k < sizeof a / sizeof a[0]; k++) {
+                memcpy(u, v, sizeof v);
+                if (p > 0 && (u[p - 1] & 0xFC00) == 0xD800)
+                    u[p - 1] = 'y';
+                if ((u[p + 2] & 0xFC00) == 0xDC00)
+                    u[p + 2] = 'z';
+                u[p] = a[k];
+                u[p + 1] = b[k];
+                memcpy(s, u, sizeof u);
+                rooms16(s, 600, k == 0 ? "long lone high" : k == 1 ? "long lone low" : k == 2 ? "long low high" : "long pair");
+            }
+            if (off % 4 == 0 && p < 17)
+                for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+                    memcpy(c, e, sizeof e);
+                    c[p] = bad[k];
+                    memcpy(t, c, sizeof c);
+                    rooms32(t, 300, "long utf32 bad");
+                }
+        }
+}
+
 int main(void)
 {
     static uint16_t u[400], v[400];
@@ -311,6 +367,7 @@ int main(void)
 
     known_answers();
     tables();
+    long_aligned();
 
     /* Every length 0..300 of every mix. */
     for (m = 0; m < MIXES; m++)

@@ -389,12 +389,26 @@ full:
     return u8k_to8_shift(r, i, o);
 }
 
-static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
-                                               size_t cap, unsigned flags)
+static utf8kit_result u8k_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
 {
     if (flags & U8K_BE)
         return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, true);
     return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, false);
+}
+
+/* (in two parts when long: u8k_split) */
+static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
+                                               size_t cap, unsigned flags)
+{
+    size_t h = u8k_split(src, len, 2, (flags & U8K_BE) != 0);
+    utf8kit_result r;
+    if (h == 0)
+        return u8k_utf16_to_utf8_vbmi2(src, len, dst, cap, flags);
+    r = u8k_utf16_to_utf8_vbmi2(src, h, dst, cap, flags);
+    if (r.status != UTF8KIT_OK)
+        return r;
+    return u8k_join(r, u8k_utf16_to_utf8_vbmi2(src + h, len - h, dst + r.written, cap - r.written, flags), h);
 }
 
 /* UTF-32 -> UTF-8, 32 values per step where they are all scalar values
@@ -402,8 +416,8 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
  * a block holding a surrogate or a value above 10FFFF goes to the scalar
  * kernel (which reports it), as does one that does not fit. After an
  * ASCII block, ASCII runs go 64 values at a time. */
-static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, unsigned char *dst,
-                                               size_t cap, unsigned flags)
+static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, unsigned char *dst,
+                                              size_t cap, unsigned flags)
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
@@ -528,6 +542,20 @@ static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, 
     /* the end, or a block that does not fit: the scalar kernel */
     r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift(r, i, o);
+}
+
+/* (in two parts when long: u8k_split) */
+static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, unsigned char *dst,
+                                               size_t cap, unsigned flags)
+{
+    size_t h = u8k_split(src, len, 4, false);
+    utf8kit_result r;
+    if (h == 0)
+        return u8k_utf32_to_utf8_vbmi2(src, len, dst, cap, flags);
+    r = u8k_utf32_to_utf8_vbmi2(src, h, dst, cap, flags);
+    if (r.status != UTF8KIT_OK)
+        return r;
+    return u8k_join(r, u8k_utf32_to_utf8_vbmi2(src + h, len - h, dst + r.written, cap - r.written, flags), h);
 }
 
 #endif /* UTF8KIT_SIMD_COMPRESS_TO_UTF8_H */

@@ -27,6 +27,42 @@ U8K_INLINE utf8kit_result u8k_shift(utf8kit_result r, size_t read, size_t writte
     return r;
 }
 
+/* Long UTF-16 and UTF-32 inputs are converted in two parts: the units
+ * up to the first 64-byte aligned address, then the rest from there, so
+ * that the loads of the rest do not cross cache lines (such a load costs
+ * two accesses, and most buffers are not aligned). u8k_split gives the
+ * units of the first part, or 0 for one part: for an input shorter than
+ * U8K_ALIGN_MIN bytes, one whose address is not a multiple of its unit,
+ * and (UTF-16) when the first part would end on a high surrogate, which
+ * goes with the unit after it. The parts then convert as the whole
+ * would: a unit's result depends on nothing before it but a high
+ * surrogate. */
+U8K_INLINE size_t u8k_split(const void *src, size_t len, size_t us, bool be)
+{
+    uintptr_t a = (uintptr_t)src;
+    size_t h;
+    unsigned u;
+    if (len < U8K_ALIGN_MIN / us || a % us != 0)
+        return 0;
+    h = (size_t)(-a % 64) / us;
+    if (h == 0 || us != 2)
+        return h;
+    u = ((const uint16_t *)src)[h - 1];
+    if (be)
+        u = ((u & 0xFFu) << 8) | (u >> 8);
+    return (u & 0xFC00u) == 0xD800u ? 0 : h;
+}
+
+/* The result of a whole conversion from r1, the first part's (h units;
+ * the second part is converted only when r1 is OK) and r2, the rest's. */
+U8K_INLINE utf8kit_result u8k_join(utf8kit_result r1, utf8kit_result r2, size_t h)
+{
+    r2.read += h;
+    r2.written += r1.written;
+    r2.replaced += r1.replaced;
+    return r2;
+}
+
 /* A UTF-16 stretch must not end between the two halves of a pair: stop
  * one unit early when its last unit is a high surrogate (D800..DBFF). */
 U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)
