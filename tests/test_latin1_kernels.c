@@ -231,6 +231,20 @@ static void latin1_lengths(void)
         check_l1(t, len, len + high, "long");
         check_l1(t, len, rnd() % (len + high + 1), "long room");
     }
+    /* Inputs of U8K_ALIGN_MIN bytes or more are converted in two parts,
+     * up to a 64-byte aligned address and from it: at each of the 64
+     * start alignments (the input ends at a page), with room to spare,
+     * exactly enough, and running out in the first part or just after. */
+    for (n = U8K_ALIGN_MIN; n < U8K_ALIGN_MIN + 64; n++) {
+        for (k = 0, high = 0; k < n; k++) {
+            t[k] = (unsigned char)(rnd() % 3 == 0 ? 0x80 + rnd() % 0x80 : rnd() % 0x80);
+            high += t[k] >> 7;
+        }
+        check_l1(t, n, n + high + 5, "aligned");
+        check_l1(t, n, n + high, "aligned exact");
+        for (k = 0; k < 140; k += 1 + (size_t)test_quick() * 6)
+            check_l1(t, n, k, "aligned short");
+    }
 }
 
 /* The public one-shot calls under each policy, active kernel against the

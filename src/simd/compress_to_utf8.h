@@ -401,14 +401,7 @@ static utf8kit_result u8k_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, u
 static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
                                                size_t cap, unsigned flags)
 {
-    size_t h = u8k_split(src, len, 2, (flags & U8K_BE) != 0);
-    utf8kit_result r;
-    if (h == 0)
-        return u8k_utf16_to_utf8_vbmi2(src, len, dst, cap, flags);
-    r = u8k_utf16_to_utf8_vbmi2(src, h, dst, cap, flags);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, u8k_utf16_to_utf8_vbmi2(src + h, len - h, dst + r.written, cap - r.written, flags), h);
+    return u8k_split16(u8k_utf16_to_utf8_vbmi2, src, len, dst, cap, flags);
 }
 
 /* UTF-32 -> UTF-8, 32 values per step where they are all scalar values
@@ -548,14 +541,7 @@ static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, u
 static utf8kit_result simd_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, unsigned char *dst,
                                                size_t cap, unsigned flags)
 {
-    size_t h = u8k_split(src, len, 4, false);
-    utf8kit_result r;
-    if (h == 0)
-        return u8k_utf32_to_utf8_vbmi2(src, len, dst, cap, flags);
-    r = u8k_utf32_to_utf8_vbmi2(src, h, dst, cap, flags);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, u8k_utf32_to_utf8_vbmi2(src + h, len - h, dst + r.written, cap - r.written, flags), h);
+    return u8k_split32(u8k_utf32_to_utf8_vbmi2, src, len, dst, cap, flags);
 }
 
 #endif /* UTF8KIT_SIMD_COMPRESS_TO_UTF8_H */

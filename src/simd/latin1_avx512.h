@@ -93,8 +93,8 @@ U8K_INLINE bool u8k_l1_block(__m512i w, uint64_t high, size_t k, unsigned char *
  * fewer. A block is converted only when its whole output fits; otherwise
  * the scalar kernel converts what fits and reports the rest, so the result
  * is the reference's. Latin-1 has no errors. */
-static utf8kit_result simd_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
-                                                unsigned char *dst, size_t cap)
+static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
+                                               unsigned char *dst, size_t cap)
 {
     size_t i = 0, o = 0, n;
     utf8kit_result r;
@@ -189,6 +189,13 @@ U8K_INLINE int u8k_to_l1_block(__m512i w, uint64_t high, uint64_t *lead_in, uint
     *i += q;
     *lead_in = 0;
     return 1;
+}
+
+/* (in two parts when long, as UTF-16/32 input: u8k_split) */
+static utf8kit_result simd_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
+                                                unsigned char *dst, size_t cap)
+{
+    return u8k_split8(u8k_latin1_to_utf8_vbmi2, src, len, dst, cap);
 }
 
 static utf8kit_result simd_utf8_to_latin1_vbmi2(const unsigned char *src, size_t len,

@@ -50,8 +50,8 @@ U8K_INLINE size_t u8k_l1_16(__m128i h, unsigned char *d)
 
 /* Latin-1 -> UTF-8, 32 bytes per step: an ASCII block is copied, another
  * one converted in two halves of 16. */
-static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t len,
-                                               unsigned char *dst, size_t cap)
+static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t len,
+                                              unsigned char *dst, size_t cap)
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
@@ -104,6 +104,13 @@ static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t 
  * error or a character above U+00FF: it is converted up to the character
  * holding the first wrong byte, which the scalar kernel then reports (a
  * character above U+00FF is reported here directly, as it would). */
+/* (in two parts when long: u8k_split) */
+static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t len,
+                                               unsigned char *dst, size_t cap)
+{
+    return u8k_split8(u8k_latin1_to_utf8_pext, src, len, dst, cap);
+}
+
 static utf8kit_result simd_utf8_to_latin1_pext(const unsigned char *src, size_t len,
                                                unsigned char *dst, size_t cap, unsigned flags)
 {

@@ -85,8 +85,8 @@ U8K_INLINE size_t u8k_keep_bytes(unsigned char *d, u8k_v x, unsigned keep)
  * becomes the lane C0|b>>6 | (80|b&3F) << 8 (C2 or C3, then its tail),
  * and one shuffle by u8k_l1_rows[its high bits] drops the empty high
  * bytes of the ASCII lanes. A block writes up to 32 bytes. */
-static utf8kit_result simd_latin1_to_utf8_shuffle(const unsigned char *src, size_t len,
-                                                  unsigned char *dst, size_t cap)
+static utf8kit_result u8k_latin1_to_utf8_shuffle(const unsigned char *src, size_t len,
+                                                 unsigned char *dst, size_t cap)
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
@@ -131,6 +131,13 @@ static const unsigned char u8k_c3_gain[16] = {0, 0x40};
  * a character above U+00FF: it is converted up to the character holding
  * the first wrong byte, from which the scalar kernel goes on (and reports
  * it). A block writes up to 24 bytes (u8k_keep_bytes). */
+/* (in two parts when long: u8k_split) */
+static utf8kit_result simd_latin1_to_utf8_shuffle(const unsigned char *src, size_t len,
+                                                  unsigned char *dst, size_t cap)
+{
+    return u8k_split8(u8k_latin1_to_utf8_shuffle, src, len, dst, cap);
+}
+
 static utf8kit_result simd_utf8_to_latin1_shuffle(const unsigned char *src, size_t len,
                                                   unsigned char *dst, size_t cap, unsigned flags)
 {

@@ -431,22 +431,19 @@ U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_
 
 /* The kernel: inputs too short for one step go straight to the scalar
  * kernel, before the setup and register saves of the loop. */
+static utf8kit_result u8k_utf16_to_utf8_shuffle(const uint16_t *src, size_t len, unsigned char *dst,
+                                                size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
+    return simd_utf16_to_utf8_shuffle_long(src, len, dst, cap, flags);
+}
+
 /* (in two parts when long: u8k_split) */
 static utf8kit_result simd_utf16_to_utf8_shuffle(const uint16_t *src, size_t len,
                                                  unsigned char *dst, size_t cap, unsigned flags)
 {
-    size_t h;
-    utf8kit_result r;
-    if (len < 16)
-        return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
-    h = u8k_split(src, len, 2, (flags & U8K_BE) != 0);
-    if (h == 0)
-        return simd_utf16_to_utf8_shuffle_long(src, len, dst, cap, flags);
-    r = u8k_scalar_utf16_to_utf8(src, h, dst, cap, flags);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, simd_utf16_to_utf8_shuffle_long(src + h, len - h, dst + r.written, cap - r.written, flags),
-                    h);
+    return u8k_split16(u8k_utf16_to_utf8_shuffle, src, len, dst, cap, flags);
 }
 
 /* UTF-32: the same, values below U+10000 and not surrogates saturated to
@@ -522,22 +519,19 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
 
 /* The kernel: inputs too short for one step go straight to the scalar
  * kernel, before the setup and register saves of the loop. */
+static utf8kit_result u8k_utf32_to_utf8_shuffle(const uint32_t *src, size_t len, unsigned char *dst,
+                                                size_t cap, unsigned flags)
+{
+    if (len < 16)
+        return u8k_scalar_utf32_to_utf8(src, len, dst, cap, flags);
+    return simd_utf32_to_utf8_shuffle_long(src, len, dst, cap, flags);
+}
+
 /* (in two parts when long: u8k_split) */
 static utf8kit_result simd_utf32_to_utf8_shuffle(const uint32_t *src, size_t len,
                                                  unsigned char *dst, size_t cap, unsigned flags)
 {
-    size_t h;
-    utf8kit_result r;
-    if (len < 16)
-        return u8k_scalar_utf32_to_utf8(src, len, dst, cap, flags);
-    h = u8k_split(src, len, 4, false);
-    if (h == 0)
-        return simd_utf32_to_utf8_shuffle_long(src, len, dst, cap, flags);
-    r = u8k_scalar_utf32_to_utf8(src, h, dst, cap, flags);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, simd_utf32_to_utf8_shuffle_long(src + h, len - h, dst + r.written, cap - r.written, flags),
-                    h);
+    return u8k_split32(u8k_utf32_to_utf8_shuffle, src, len, dst, cap, flags);
 }
 
 #endif /* UTF8KIT_SIMD_SHUFFLE_TO_UTF8_H */

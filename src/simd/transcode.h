@@ -63,6 +63,52 @@ U8K_INLINE utf8kit_result u8k_join(utf8kit_result r1, utf8kit_result r2, size_t 
     return r2;
 }
 
+/* A kernel entry f to UTF-8, called in two parts when u8k_split says so
+ * (f is a static function of the kernel file: the calls are direct). */
+typedef utf8kit_result (*u8k_from16_fn)(const uint16_t *, size_t, unsigned char *, size_t, unsigned);
+typedef utf8kit_result (*u8k_from32_fn)(const uint32_t *, size_t, unsigned char *, size_t, unsigned);
+typedef utf8kit_result (*u8k_from8_fn)(const unsigned char *, size_t, unsigned char *, size_t);
+
+U8K_INLINE utf8kit_result u8k_split16(u8k_from16_fn f, const uint16_t *src, size_t len,
+                                      unsigned char *dst, size_t cap, unsigned flags)
+{
+    size_t h = u8k_split(src, len, 2, (flags & U8K_BE) != 0);
+    utf8kit_result r;
+    if (h == 0)
+        return f(src, len, dst, cap, flags);
+    r = f(src, h, dst, cap, flags);
+    if (r.status != UTF8KIT_OK)
+        return r;
+    return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written, flags), h);
+}
+
+U8K_INLINE utf8kit_result u8k_split32(u8k_from32_fn f, const uint32_t *src, size_t len,
+                                      unsigned char *dst, size_t cap, unsigned flags)
+{
+    size_t h = u8k_split(src, len, 4, false);
+    utf8kit_result r;
+    if (h == 0)
+        return f(src, len, dst, cap, flags);
+    r = f(src, h, dst, cap, flags);
+    if (r.status != UTF8KIT_OK)
+        return r;
+    return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written, flags), h);
+}
+
+/* (Latin-1: every byte is a character) */
+U8K_INLINE utf8kit_result u8k_split8(u8k_from8_fn f, const unsigned char *src, size_t len,
+                                     unsigned char *dst, size_t cap)
+{
+    size_t h = u8k_split(src, len, 1, false);
+    utf8kit_result r;
+    if (h == 0)
+        return f(src, len, dst, cap);
+    r = f(src, h, dst, cap);
+    if (r.status != UTF8KIT_OK)
+        return r;
+    return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written), h);
+}
+
 /* A UTF-16 stretch must not end between the two halves of a pair: stop
  * one unit early when its last unit is a high surrogate (D800..DBFF). */
 U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)
