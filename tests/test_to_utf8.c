@@ -171,6 +171,19 @@ static void fill16(uint16_t *u, size_t n, size_t m)
 
 static uint16_t swap(uint16_t u) { return (uint16_t)(u << 8 | u >> 8); }
 
+/* v[0..n) (no pair cut by its end) into u, with the units x, y at p and
+ * p + 1 (p + 2 < n) and no half of one of v's pairs left beside them. */
+static void put_odd(uint16_t *u, const uint16_t *v, size_t n, size_t p, uint16_t x, uint16_t y)
+{
+    memcpy(u, v, 2 * n);
+    if (p > 0 && (u[p - 1] & 0xFC00) == 0xD800)
+        u[p - 1] = 'y';
+    if ((u[p + 2] & 0xFC00) == 0xDC00)
+        u[p + 2] = 'z';
+    u[p] = x;
+    u[p + 1] = y;
+}
+
 /* The units u[0..n) placed at the input guard: as they are, and
  * byte-swapped (checked as BE, which rooms16 also runs as LE garbage). */
 static void both16(const uint16_t *u, size_t n, const char *what)
@@ -332,13 +345,7 @@ static void long_aligned(void)
             uint16_t *s = (uint16_t *)(void *)(in_end - sizeof u - off);
             uint32_t *t = (uint32_t *)(void *)(in_end - sizeof c - off);
             for (k = 0; k < sizeof a / sizeof a[0]; k++) {
-                memcpy(u, v, sizeof v);
-                if (p > 0 && (u[p - 1] & 0xFC00) == 0xD800)
-                    u[p - 1] = 'y';
-                if ((u[p + 2] & 0xFC00) == 0xDC00)
-                    u[p + 2] = 'z';
-                u[p] = a[k];
-                u[p + 1] = b[k];
+                put_odd(u, v, 600, p, a[k], b[k]);
                 memcpy(s, u, sizeof u);
                 rooms16(s, 600, k == 0 ? "long lone high" : k == 1 ? "long lone low" : k == 2 ? "long low high" : "long pair");
             }
@@ -392,14 +399,7 @@ int main(void)
             v[299] = 'x';
         for (p = m % step; p < 298; p += step) {
             for (size_t k = 0; k < sizeof a / sizeof a[0]; k++) {
-                memcpy(u, v, sizeof v);
-                /* do not leave half of a pair of the base text behind */
-                if (p > 0 && (u[p - 1] & 0xFC00) == 0xD800)
-                    u[p - 1] = 'y';
-                if ((u[p + 2] & 0xFC00) == 0xDC00)
-                    u[p + 2] = 'z';
-                u[p] = a[k];
-                u[p + 1] = b[k];
+                put_odd(u, v, 300, p, a[k], b[k]);
                 both16(u, 300, k == 0 ? "lone high" : k == 1 ? "lone low" : k == 2 ? "low high" : k == 3 ? "pair" : k >= 11 ? "two highs" : "odd unit");
             }
         }

@@ -69,31 +69,21 @@ typedef utf8kit_result (*u8k_from16_fn)(const uint16_t *, size_t, unsigned char 
 typedef utf8kit_result (*u8k_from32_fn)(const uint32_t *, size_t, unsigned char *, size_t, unsigned);
 typedef utf8kit_result (*u8k_from8_fn)(const unsigned char *, size_t, unsigned char *, size_t);
 
-U8K_INLINE utf8kit_result u8k_split16(u8k_from16_fn f, const uint16_t *src, size_t len,
-                                      unsigned char *dst, size_t cap, unsigned flags)
-{
-    size_t h = u8k_split(src, len, 2, (flags & U8K_BE) != 0);
-    utf8kit_result r;
-    if (h == 0)
-        return f(src, len, dst, cap, flags);
-    r = f(src, h, dst, cap, flags);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written, flags), h);
-}
-
-U8K_INLINE utf8kit_result u8k_split32(u8k_from32_fn f, const uint32_t *src, size_t len,
-                                      unsigned char *dst, size_t cap, unsigned flags)
-{
-    size_t h = u8k_split(src, len, 4, false);
-    utf8kit_result r;
-    if (h == 0)
-        return f(src, len, dst, cap, flags);
-    r = f(src, h, dst, cap, flags);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written, flags), h);
-}
+#define U8K_SPLIT_UNITS(name, fn_t, unit_t, be)                                                   \
+    U8K_INLINE utf8kit_result name(fn_t f, const unit_t *src, size_t len, unsigned char *dst,    \
+                                   size_t cap, unsigned flags)                                   \
+    {                                                                                            \
+        size_t h = u8k_split(src, len, sizeof(unit_t), be);                                      \
+        utf8kit_result r;                                                                        \
+        if (h == 0)                                                                              \
+            return f(src, len, dst, cap, flags);                                                 \
+        r = f(src, h, dst, cap, flags);                                                          \
+        if (r.status != UTF8KIT_OK)                                                              \
+            return r;                                                                            \
+        return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written, flags), h);     \
+    }
+U8K_SPLIT_UNITS(u8k_split16, u8k_from16_fn, uint16_t, (flags & U8K_BE) != 0)
+U8K_SPLIT_UNITS(u8k_split32, u8k_from32_fn, uint32_t, false)
 
 /* (Latin-1: every byte is a character) */
 U8K_INLINE utf8kit_result u8k_split8(u8k_from8_fn f, const unsigned char *src, size_t len,
