@@ -148,9 +148,11 @@ U8K_INLINE const u8k_kernels *u8k_kernels_now(void)
     return U8K_LIKELY(k != NULL) ? k : u8k_active();
 }
 
-/* The vector validators read inputs at least this long in blocks
- * aligned to their width, after a first block at the start (u8k_vscan in
- * simd/validate.h): a load across two cache lines costs two accesses,
+/* The vector kernels read inputs at least this long from an aligned
+ * address on: validation after a first block at the start (u8k_valign in
+ * simd/validate.h), the counts of valid text and the conversions of
+ * UTF-16, UTF-32 and Latin-1 to UTF-8 in two parts (u8k_split in
+ * simd/transcode.h). A load across two cache lines costs two accesses,
  * and most buffers are not aligned. (Here for the tests.) */
 #define U8K_ALIGN_MIN 1024
 

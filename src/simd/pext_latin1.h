@@ -94,6 +94,13 @@ static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t l
     return u8k_shift(r, i, o);
 }
 
+/* (in two parts when long: u8k_split) */
+static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t len,
+                                               unsigned char *dst, size_t cap)
+{
+    return u8k_split8(u8k_latin1_to_utf8_pext, src, len, dst, cap);
+}
+
 /* UTF-8 -> Latin-1 at a fixed stride of 32 bytes, as the AVX-512 kernel
  * (simd/latin1_avx512.h): valid UTF-8 of U+0000..U+00FF is ASCII and
  * pairs C2|C3 then a tail 80..BF, so a block is exactly that (at most a
@@ -104,13 +111,6 @@ static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t l
  * error or a character above U+00FF: it is converted up to the character
  * holding the first wrong byte, which the scalar kernel then reports (a
  * character above U+00FF is reported here directly, as it would). */
-/* (in two parts when long: u8k_split) */
-static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t len,
-                                               unsigned char *dst, size_t cap)
-{
-    return u8k_split8(u8k_latin1_to_utf8_pext, src, len, dst, cap);
-}
-
 static utf8kit_result simd_utf8_to_latin1_pext(const unsigned char *src, size_t len,
                                                unsigned char *dst, size_t cap, unsigned flags)
 {

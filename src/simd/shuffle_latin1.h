@@ -121,6 +121,13 @@ static utf8kit_result u8k_latin1_to_utf8_shuffle(const unsigned char *src, size_
  * and the bytes after it are not converted). */
 static const unsigned char u8k_c3_gain[16] = {0, 0x40};
 
+/* (in two parts when long: u8k_split) */
+static utf8kit_result simd_latin1_to_utf8_shuffle(const unsigned char *src, size_t len,
+                                                  unsigned char *dst, size_t cap)
+{
+    return u8k_split8(u8k_latin1_to_utf8_shuffle, src, len, dst, cap);
+}
+
 /* UTF-8 -> Latin-1 at a fixed stride of 16 bytes, as simd/pext_latin1.h:
  * valid UTF-8 of U+0000..U+00FF is ASCII and pairs C2|C3 then a tail
  * 80..BF, so a block is exactly that (at most a lead in its last byte,
@@ -131,13 +138,6 @@ static const unsigned char u8k_c3_gain[16] = {0, 0x40};
  * a character above U+00FF: it is converted up to the character holding
  * the first wrong byte, from which the scalar kernel goes on (and reports
  * it). A block writes up to 24 bytes (u8k_keep_bytes). */
-/* (in two parts when long: u8k_split) */
-static utf8kit_result simd_latin1_to_utf8_shuffle(const unsigned char *src, size_t len,
-                                                  unsigned char *dst, size_t cap)
-{
-    return u8k_split8(u8k_latin1_to_utf8_shuffle, src, len, dst, cap);
-}
-
 static utf8kit_result simd_utf8_to_latin1_shuffle(const unsigned char *src, size_t len,
                                                   unsigned char *dst, size_t cap, unsigned flags)
 {

@@ -27,7 +27,7 @@ U8K_INLINE utf8kit_result u8k_shift(utf8kit_result r, size_t read, size_t writte
     return r;
 }
 
-/* Long UTF-16 and UTF-32 inputs are converted in two parts: the units
+/* Long UTF-16, UTF-32 and Latin-1 inputs are converted in two parts: the units
  * up to the first 64-byte aligned address, then the rest from there, so
  * that the loads of the rest do not cross cache lines (such a load costs
  * two accesses, and most buffers are not aligned). u8k_split gives the
