@@ -413,11 +413,12 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
         bf->e0 = bf->f4 = 0;
         return U8K_TWO;
     }
-    /* bytes C0..DF (2-byte leads) and F0..FF */
-    m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
-                                _mm512_set1_epi8(0x20));
-    f4 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0));
-    if (((m2 | f4) | bf->m2 >> 63 | bf->f4 >> 61) == 0) {
+    /* No bytes C0..DF (2-byte leads) and F0..FF: with bit 5 flipped they
+     * are the bytes D0..FF (E0..EF become C0..CF, tails and ASCII stay
+     * below C0), one compare for both */
+    if ((_mm512_cmpge_epu8_mask(_mm512_xor_si512(w, _mm512_set1_epi8(0x20)),
+                                _mm512_set1_epi8((char)0xD0)) |
+         bf->m2 >> 63 | bf->f4 >> 61) == 0) {
         /* Bytes 00..BF and E0..EF only, and no 2- or 4-byte character
          * reaching in from prev: valid exactly when the tails are the
          * bytes one or two after a lead E0..EF, and no E0 is followed by
@@ -438,6 +439,10 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
         bf->m2 = bf->f4 = 0;
         return U8K_THREE;
     }
+    /* bytes C0..DF (2-byte leads) and F0..FF */
+    m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
+                                _mm512_set1_epi8(0x20));
+    f4 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0));
     /* the lookup check, whose bytes before each byte the decoding takes */
     u8k_vprevs(w, prev, &p1, &p2, &p3);
     if (v_any(u8k_vcheck_p(st, w, p1, p2, p3)))
