@@ -69,35 +69,26 @@ typedef utf8kit_result (*u8k_from16_fn)(const uint16_t *, size_t, unsigned char 
 typedef utf8kit_result (*u8k_from32_fn)(const uint32_t *, size_t, unsigned char *, size_t, unsigned);
 typedef utf8kit_result (*u8k_from8_fn)(const unsigned char *, size_t, unsigned char *, size_t);
 
-#define U8K_SPLIT_UNITS(name, fn_t, unit_t, be)                                                   \
+/* name(f, src, len, dst, cap[, flags]): PARAM and ARG, in parentheses,
+ * are (, unsigned flags) and (, flags) for the kernels that take flags,
+ * () for Latin-1 (every byte a character). */
+#define U8K_ID(...) __VA_ARGS__
+#define U8K_SPLIT_UNITS(name, fn_t, unit_t, be, PARAM, ARG)                                      \
     U8K_INLINE utf8kit_result name(fn_t f, const unit_t *src, size_t len, unsigned char *dst,    \
-                                   size_t cap, unsigned flags)                                   \
+                                   size_t cap U8K_ID PARAM)                                      \
     {                                                                                            \
         size_t h = u8k_split(src, len, sizeof(unit_t), be);                                      \
         utf8kit_result r;                                                                        \
         if (h == 0)                                                                              \
-            return f(src, len, dst, cap, flags);                                                 \
-        r = f(src, h, dst, cap, flags);                                                          \
+            return f(src, len, dst, cap U8K_ID ARG);                                             \
+        r = f(src, h, dst, cap U8K_ID ARG);                                                      \
         if (r.status != UTF8KIT_OK)                                                              \
             return r;                                                                            \
-        return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written, flags), h);     \
+        return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written U8K_ID ARG), h);  \
     }
-U8K_SPLIT_UNITS(u8k_split16, u8k_from16_fn, uint16_t, (flags & U8K_BE) != 0)
-U8K_SPLIT_UNITS(u8k_split32, u8k_from32_fn, uint32_t, false)
-
-/* (Latin-1: every byte is a character) */
-U8K_INLINE utf8kit_result u8k_split8(u8k_from8_fn f, const unsigned char *src, size_t len,
-                                     unsigned char *dst, size_t cap)
-{
-    size_t h = u8k_split(src, len, 1, false);
-    utf8kit_result r;
-    if (h == 0)
-        return f(src, len, dst, cap);
-    r = f(src, h, dst, cap);
-    if (r.status != UTF8KIT_OK)
-        return r;
-    return u8k_join(r, f(src + h, len - h, dst + r.written, cap - r.written), h);
-}
+U8K_SPLIT_UNITS(u8k_split16, u8k_from16_fn, uint16_t, (flags & U8K_BE) != 0, (, unsigned flags), (, flags))
+U8K_SPLIT_UNITS(u8k_split32, u8k_from32_fn, uint32_t, false, (, unsigned flags), (, flags))
+U8K_SPLIT_UNITS(u8k_split8, u8k_from8_fn, unsigned char, false, (), ())
 
 /* A UTF-16 stretch must not end between the two halves of a pair: stop
  * one unit early when its last unit is a high surrogate (D800..DBFF). */
