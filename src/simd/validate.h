@@ -210,12 +210,39 @@ U8K_INLINE u8k_v u8k_vrules_p(const u8k_vstate *st, u8k_v cur, u8k_v p1)
 #endif
 }
 
-/* The pair rules of block `cur` after block `prev`, and the bytes 2 and 3
- * before each byte. */
-U8K_INLINE u8k_v u8k_vrules(const u8k_vstate *st, u8k_v cur, u8k_v prev, u8k_v *p2, u8k_v *p3)
+/* u8k_vprevs for a block that is also in memory at `at`, with at least 3
+ * bytes of the same input before it (those of `prev`, or after
+ * u8k_valign the 3 it holds), or at == NULL when it is not. A kernel that
+ * defines U8K_LOAD_PREVS reads the three shifted blocks from memory there:
+ * unaligned loads take the load ports, which the check leaves idle, and
+ * not the shuffle port, which limits it. The other kernels, and all
+ * callers that pass NULL (a constant, so the test folds away), shift
+ * registers. */
+U8K_INLINE void u8k_vprevs_at(const unsigned char *at, u8k_v cur, u8k_v prev, u8k_v *p1,
+                              u8k_v *p2, u8k_v *p3)
+{
+#ifdef U8K_LOAD_PREVS
+    if (at != NULL) {
+        (void)cur;
+        (void)prev;
+        *p1 = v_load(at - 1);
+        *p2 = v_load(at - 2);
+        *p3 = v_load(at - 3);
+        return;
+    }
+#else
+    (void)at;
+#endif
+    u8k_vprevs(cur, prev, p1, p2, p3);
+}
+
+/* The pair rules of block `cur` after block `prev` (at `at` in memory, or
+ * NULL: u8k_vprevs_at), and the bytes 2 and 3 before each byte. */
+U8K_INLINE u8k_v u8k_vrules(const u8k_vstate *st, const unsigned char *at, u8k_v cur, u8k_v prev,
+                            u8k_v *p2, u8k_v *p3)
 {
     u8k_v p1;
-    u8k_vprevs(cur, prev, &p1, p2, p3);
+    u8k_vprevs_at(at, cur, prev, &p1, p2, p3);
     return u8k_vrules_p(st, cur, p1);
 }
 
@@ -231,30 +258,47 @@ U8K_INLINE u8k_v u8k_vcheck_p(const u8k_vstate *st, u8k_v cur, u8k_v p1, u8k_v p
 }
 
 /* The error bits of block `cur` after block `prev` (any non-zero byte:
- * an error ends in it). */
-U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+ * an error ends in it); `at` as for u8k_vprevs_at. */
+U8K_INLINE u8k_v u8k_vcheck_at(const u8k_vstate *st, const unsigned char *at, u8k_v cur, u8k_v prev)
 {
     u8k_v p1, p2, p3;
-    u8k_vprevs(cur, prev, &p1, &p2, &p3);
+    u8k_vprevs_at(at, cur, prev, &p1, &p2, &p3);
     return u8k_vcheck_p(st, cur, p1, p2, p3);
+}
+
+U8K_INLINE u8k_v u8k_vcheck2(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+{
+    return u8k_vcheck_at(st, NULL, cur, prev);
 }
 
 /* u8k_vcheck2 when no byte of prev and cur is E0 or above (text of 1- and
  * 2-octet characters): no byte must then be a 2nd or 3rd tail, so the
  * TWO_TAILS bit is an error as it stands and the bytes 2 and 3 back are
  * not needed (nor computed: the compiler drops them). */
-U8K_INLINE u8k_v u8k_vcheck2_two(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+U8K_INLINE u8k_v u8k_vcheck_at_two(const u8k_vstate *st, const unsigned char *at, u8k_v cur,
+                                   u8k_v prev)
 {
     u8k_v p2, p3;
-    return u8k_vrules(st, cur, prev, &p2, &p3);
+    return u8k_vrules(st, at, cur, prev, &p2, &p3);
+}
+
+U8K_INLINE u8k_v u8k_vcheck2_two(const u8k_vstate *st, u8k_v cur, u8k_v prev)
+{
+    return u8k_vcheck_at_two(st, NULL, cur, prev);
 }
 
 /* u8k_vcheck2 when no byte of prev and cur is F0 or above: no byte must
  * then be a 3rd tail (the bytes 3 back are not needed). */
+U8K_INLINE u8k_v u8k_vcheck_at_three(const u8k_vstate *st, const unsigned char *at, u8k_v cur,
+                                     u8k_v prev)
+{
+    u8k_v p2, p3, rules = u8k_vrules(st, at, cur, prev, &p2, &p3);
+    return v_xor(rules, v_and(v_subs(p2, st->e0), st->hi));
+}
+
 U8K_INLINE u8k_v u8k_vcheck2_three(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 {
-    u8k_v p2, p3, rules = u8k_vrules(st, cur, prev, &p2, &p3);
-    return v_xor(rules, v_and(v_subs(p2, st->e0), st->hi));
+    return u8k_vcheck_at_three(st, NULL, cur, prev);
 }
 
 /* Whether some byte of v is E0 or above (v is the bytewise maximum of
@@ -315,7 +359,10 @@ U8K_INLINE size_t u8k_valign(u8k_vstate *st, const unsigned char *s, bool *bad)
  * a sequence). The blocks are VW bytes from s; or, when len >=
  * U8K_ALIGN_MIN, the block at s and then blocks from the offset h that
  * u8k_valign gives (the bytes in both are checked twice, and counted in
- * the first only up to h). When `counting`, *nc gets the
+ * the first only up to h). A kernel with U8K_LOAD_PREVS checks the
+ * block at s alone when it does not start at h, so that every block
+ * after it has the 3 bytes before it in the input (u8k_vprevs_at; the
+ * other kernels ignore the address). When `counting`, *nc gets the
  * number of non-continuation bytes and *n4 the number of bytes >= F0 in
  * the blocks before *at (all of s when valid). */
 U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t *nc, size_t *n4,
@@ -337,6 +384,18 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
             c -= VW - i;
         }
     }
+#ifdef U8K_LOAD_PREVS
+    /* The blocks below take the bytes before them from memory
+     * (u8k_vprevs_at); the block at s has none, and goes alone. */
+    if (i == 0 && len >= VW) {
+        u8k_v cur = v_load(s);
+        if (u8k_vblock(&st, cur))
+            goto fail;
+        if (counting)
+            U8K_COUNT(cur);
+        i = VW;
+    }
+#endif
     /* Four blocks at a time: one test for all-ASCII, one for errors.
      * On an error the one-block loop below finds which block it is in. */
     while (i + 4 * VW <= len) {
@@ -366,15 +425,21 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
         } else {
             u8k_v e;
             u8k_v m = v_max(o, st.prev);
+            const unsigned char *p = s + i;
             if (u8k_has_f0(&st, m))
-                e = v_or(v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a)),
-                         v_or(u8k_vcheck2(&st, cc, b), u8k_vcheck2(&st, d, cc)));
+                e = v_or(v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, p + VW, b, a)),
+                         v_or(u8k_vcheck_at(&st, p + 2 * VW, cc, b),
+                              u8k_vcheck_at(&st, p + 3 * VW, d, cc)));
             else if (u8k_has_e0(&st, m))
-                e = v_or(v_or(u8k_vcheck2_three(&st, a, st.prev), u8k_vcheck2_three(&st, b, a)),
-                         v_or(u8k_vcheck2_three(&st, cc, b), u8k_vcheck2_three(&st, d, cc)));
+                e = v_or(v_or(u8k_vcheck_at_three(&st, p, a, st.prev),
+                              u8k_vcheck_at_three(&st, p + VW, b, a)),
+                         v_or(u8k_vcheck_at_three(&st, p + 2 * VW, cc, b),
+                              u8k_vcheck_at_three(&st, p + 3 * VW, d, cc)));
             else
-                e = v_or(v_or(u8k_vcheck2_two(&st, a, st.prev), u8k_vcheck2_two(&st, b, a)),
-                         v_or(u8k_vcheck2_two(&st, cc, b), u8k_vcheck2_two(&st, d, cc)));
+                e = v_or(v_or(u8k_vcheck_at_two(&st, p, a, st.prev),
+                              u8k_vcheck_at_two(&st, p + VW, b, a)),
+                         v_or(u8k_vcheck_at_two(&st, p + 2 * VW, cc, b),
+                              u8k_vcheck_at_two(&st, p + 3 * VW, d, cc)));
             if (v_any(e))
                 break;
             if (counting) {
@@ -394,7 +459,7 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
                 goto fail;
             c += VW;
         } else {
-            if (v_any(u8k_vcheck(&st, cur)))
+            if (v_any(u8k_vcheck_at(&st, s + i, cur, st.prev)))
                 goto fail;
             if (counting)
                 U8K_COUNT(cur);
@@ -602,6 +667,20 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
             ct.s1 -= VW - i;
         }
     }
+#if defined(U8K_LOAD_PREVS) && !defined(U8K_TALLY_SHIFT_PREVS)
+#define U8K_TALLY_AT(p) (p)
+    /* As in u8k_vscan: the block at s has no bytes before it in memory. */
+    if (i == 0 && len >= VW) {
+        u8k_v cur = v_load(s);
+        if (u8k_vblock(&st, cur))
+            goto done;
+        u8k_ct_room(&ct, 1, true);
+        u8k_ct_block(&ct, cur);
+        i = VW;
+    }
+#else
+#define U8K_TALLY_AT(p) NULL
+#endif
     /* Two blocks at a time (four, as in u8k_vscan, leave too few vector
      * registers for the accumulators and tables). */
     while (i + 2 * VW <= len) {
@@ -616,12 +695,13 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
         } else {
             u8k_v e;
             u8k_v m = v_max(o, st.prev);
+            const unsigned char *p = U8K_TALLY_AT(s + i), *q = U8K_TALLY_AT(s + i + VW);
             if (u8k_has_f0(&st, m))
-                e = v_or(u8k_vcheck2(&st, a, st.prev), u8k_vcheck2(&st, b, a));
+                e = v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, q, b, a));
             else if (u8k_has_e0(&st, m))
-                e = v_or(u8k_vcheck2_three(&st, a, st.prev), u8k_vcheck2_three(&st, b, a));
+                e = v_or(u8k_vcheck_at_three(&st, p, a, st.prev), u8k_vcheck_at_three(&st, q, b, a));
             else
-                e = v_or(u8k_vcheck2_two(&st, a, st.prev), u8k_vcheck2_two(&st, b, a));
+                e = v_or(u8k_vcheck_at_two(&st, p, a, st.prev), u8k_vcheck_at_two(&st, q, b, a));
             if (v_any(e))
                 break;
             u8k_ct_room(&ct, 2, true);
@@ -640,7 +720,7 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
             ct.nl = v_inc_eq(ct.nl, cur, ct.lf);
             ct.s1 += VW;
         } else {
-            if (v_any(u8k_vcheck(&st, cur)))
+            if (v_any(u8k_vcheck_at(&st, U8K_TALLY_AT(s + i), cur, st.prev)))
                 goto done;
             u8k_ct_room(&ct, 1, true);
             u8k_ct_block(&ct, cur);
@@ -658,6 +738,7 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
         ct.s1 -= VW - rem;
         ok = true;
     }
+#undef U8K_TALLY_AT
 done:
     u8k_ct_end(&ct, t);
     *at = i;

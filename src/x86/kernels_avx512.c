@@ -81,6 +81,9 @@ U8K_INLINE void v_prevs(u8k_v c, u8k_v p, u8k_v *p1, u8k_v *p2, u8k_v *p3)
     *p3 = _mm512_alignr_epi8(c, mid, 13);
 }
 #define U8K_OWN_VCHECK 1
+/* The validator reads the bytes before each block from memory
+ * (u8k_vprevs_at in simd/validate.h). */
+#define U8K_LOAD_PREVS 1
 U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return _mm512_max_epu8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm512_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t: a masked subtract of -1. */

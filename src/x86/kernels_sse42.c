@@ -35,6 +35,9 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 {
     return (unsigned)_mm_popcnt_u32((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(t))));
 }
+/* The validator reads the bytes before each block from memory
+ * (u8k_vprevs_at in simd/validate.h). */
+#define U8K_LOAD_PREVS 1
 U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return _mm_max_epu8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives -1 there). */
