@@ -159,6 +159,7 @@ typedef struct {
     u8k_v prev;  /* the previous block (zeros before the first) */
     u8k_v t1, t2, t3;
     u8k_v nib, e0, f0, hi;
+    u8k_v ge_e0, ge_f0; /* E0 and F0 for v_any_ge */
     /* After an ASCII block the state is clean unless the block before it
      * ended inside a sequence: its last three bytes against these limits. */
     u8k_v tailmax;
@@ -176,9 +177,19 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
 #endif
     st->t2 = v_table(u8k_t_p_low);
     st->nib = v_splat(0x0F);
+#ifdef U8K_SPLAT_FROM_MEMORY
+    st->e0 = v_load(u8k_splat[U8K_SPLAT_60] + 64 - VW);
+    st->f0 = v_load(u8k_splat[U8K_SPLAT_70] + 64 - VW);
+    st->hi = v_load(u8k_splat[U8K_SPLAT_80] + 64 - VW);
+    st->ge_e0 = v_load(u8k_splat[U8K_SPLAT_E0] + 64 - VW);
+    st->ge_f0 = v_load(u8k_splat[U8K_SPLAT_F0] + 64 - VW);
+#else
     st->e0 = v_splat(0xE0 - 0x80);
     st->f0 = v_splat(0xF0 - 0x80);
     st->hi = v_splat(0x80);
+    st->ge_e0 = v_splat(0xE0);
+    st->ge_f0 = v_splat(0xF0);
+#endif
     st->tailmax = v_load(u8k_tail_limits + 64 - VW);
 }
 
@@ -304,8 +315,15 @@ U8K_INLINE u8k_v u8k_vcheck2_three(const u8k_vstate *st, u8k_v cur, u8k_v prev)
 /* Whether some byte of v is E0 or above (v is the bytewise maximum of
  * blocks: an OR would do for the high bit alone, but here it would often
  * turn a lead and a tail into E0..FF). */
+#ifdef U8K_HAVE_ANY_GE
+/* v_any_ge(v, t): whether some byte of v is at least the byte of t (all
+ * alike), in one compare */
+U8K_INLINE bool u8k_has_e0(const u8k_vstate *st, u8k_v v) { return v_any_ge(v, st->ge_e0); }
+U8K_INLINE bool u8k_has_f0(const u8k_vstate *st, u8k_v v) { return v_any_ge(v, st->ge_f0); }
+#else
 U8K_INLINE bool u8k_has_e0(const u8k_vstate *st, u8k_v v) { return v_high(v_subs(v, st->e0)) != 0; }
 U8K_INLINE bool u8k_has_f0(const u8k_vstate *st, u8k_v v) { return v_high(v_subs(v, st->f0)) != 0; }
+#endif
 
 U8K_INLINE u8k_v u8k_vcheck(const u8k_vstate *st, u8k_v cur) { return u8k_vcheck2(st, cur, st->prev); }
 

@@ -81,6 +81,12 @@ U8K_INLINE void v_prevs(u8k_v c, u8k_v p, u8k_v *p1, u8k_v *p2, u8k_v *p3)
     *p3 = _mm512_alignr_epi8(c, mid, 13);
 }
 #define U8K_OWN_VCHECK 1
+/* An unsigned compare into a mask: one instruction, where the generic
+ * test (a saturating subtract and the high bits) takes two. */
+#define U8K_HAVE_ANY_GE 1
+U8K_INLINE bool v_any_ge(u8k_v v, u8k_v t) { return _mm512_cmpge_epu8_mask(v, t) != 0; }
+/* The validator's constants come from u8k_splat (internal.h). */
+#define U8K_SPLAT_FROM_MEMORY 1
 /* The validator reads the bytes before each block from memory
  * (u8k_vprevs_at in simd/validate.h). */
 #define U8K_LOAD_PREVS 1
