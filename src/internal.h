@@ -148,18 +148,18 @@ U8K_INLINE const u8k_kernels *u8k_kernels_now(void)
     return U8K_LIKELY(k != NULL) ? k : u8k_active();
 }
 
-/* Vectors of one repeated byte for the vector kernels, defined in a file
- * of their own (src/splats.c) so that the compiler cannot see their
- * values. It then keeps each in a register or takes it from memory as an
- * operand, for free on a load port. When it knows a constant and runs
- * short of registers, gcc instead rebuilds it in the loop with an
- * immediate and a broadcast, which takes the shuffle port that limits
- * the validator (AVX-512: +5-8% without). */
-enum { U8K_SPLAT_60, U8K_SPLAT_70, U8K_SPLAT_80, U8K_SPLAT_E0, U8K_SPLAT_F0, U8K_SPLAT_N };
+/* u8k_splat4[b] is the byte b four times, for a 32-bit broadcast from
+ * memory (a load alone, no shuffle) of the vector of b in every byte. It
+ * is defined in a file of its own (src/splats.c) so that the compiler
+ * cannot see its values. Of a constant it knows, gcc short of vector
+ * registers makes a new copy in the loop from an immediate with a
+ * broadcast, which takes the shuffle port that limits the AVX-512 loops;
+ * of one it must read, it keeps the register or reads memory again, for
+ * free on a load port. */
 #if defined(__GNUC__) || defined(__clang__)
 __attribute__((visibility("hidden")))
 #endif
-extern const unsigned char u8k_splat[U8K_SPLAT_N][64];
+extern const uint32_t u8k_splat4[256];
 
 /* The vector kernels read inputs at least this long from an aligned
  * address on: validation after a first block at the start (u8k_valign in

@@ -77,7 +77,7 @@ typedef struct {
 U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i p1, __m512i p2, __m512i p3,
                                       const u8k_classes *c, bool four, bool wide)
 {
-    const __m512i m3f = _mm512_set1_epi8(0x3F);
+    const __m512i m3f = v_splat_k(0x3F);
     u8k_units u;
     /* The byte classes one, two, three places back, from the masks of cur
      * and prev (no vector compare). */
@@ -90,11 +90,11 @@ U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i p1, __m512i p2, __m51
      * bits that come from the byte's own value. */
     __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, m3f),
                                  _mm512_and_si512(_mm512_slli_epi16(p1, 6),
-                                                  _mm512_set1_epi8((char)0xC0)));
-    __m512i h2 = _mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x07));
-    __m512i h3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x0F)),
+                                                  v_splat_k((unsigned char)0xC0)));
+    __m512i h2 = _mm512_and_si512(_mm512_srli_epi16(p1, 2), v_splat_k(0x07));
+    __m512i h3 = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), v_splat_k(0x0F)),
                                  _mm512_and_si512(_mm512_slli_epi16(p2, 4),
-                                                  _mm512_set1_epi8((char)0xF0)));
+                                                  v_splat_k((unsigned char)0xF0)));
     __m512i hi = _mm512_mask_mov_epi8(h3, lead2, h2);
     u.hs = 0;
     u.top = _mm512_setzero_si512();
@@ -105,27 +105,27 @@ U8K_INLINE u8k_units u8k_decode_block(__m512i cur, __m512i p1, __m512i p2, __m51
              * ends nothing */
             u.top = _mm512_maskz_mov_epi8(
                 lead4, _mm512_or_si512(_mm512_and_si512(_mm512_slli_epi16(p3, 2),
-                                                        _mm512_set1_epi8(0x1C)),
+                                                        v_splat_k(0x1C)),
                                        _mm512_and_si512(_mm512_srli_epi16(p2, 4),
-                                                        _mm512_set1_epi8(0x03))));
+                                                        v_splat_k(0x03))));
             lead3 &= ~third4;
         } else {
             /* x = (p1 & 3F) << 2 | (b >> 4) & 3, the low byte of v >> 10;
              * D7C0 + (p2 & 7) << 8 + x: low byte x + C0, high byte D7 +
              * (p2 & 7), plus 1 when x + C0 carries (x >= 40) */
             __m512i x = _mm512_or_si512(
-                _mm512_and_si512(_mm512_slli_epi16(p1, 2), _mm512_set1_epi8((char)0xFC)),
-                _mm512_and_si512(_mm512_srli_epi16(cur, 4), _mm512_set1_epi8(0x03)));
-            __mmask64 carry = _mm512_cmpge_epu8_mask(x, _mm512_set1_epi8(0x40));
-            __m512i hh = _mm512_add_epi8(_mm512_and_si512(p2, _mm512_set1_epi8(0x07)),
-                                         _mm512_set1_epi8((char)0xD7));
-            hh = _mm512_mask_add_epi8(hh, carry, hh, _mm512_set1_epi8(1));
-            lo = _mm512_mask_add_epi8(lo, third4, x, _mm512_set1_epi8((char)0xC0));
+                _mm512_and_si512(_mm512_slli_epi16(p1, 2), v_splat_k((unsigned char)0xFC)),
+                _mm512_and_si512(_mm512_srli_epi16(cur, 4), v_splat_k(0x03)));
+            __mmask64 carry = _mm512_cmpge_epu8_mask(x, v_splat_k(0x40));
+            __m512i hh = _mm512_add_epi8(_mm512_and_si512(p2, v_splat_k(0x07)),
+                                         v_splat_k((unsigned char)0xD7));
+            hh = _mm512_mask_add_epi8(hh, carry, hh, v_splat_k(1));
+            lo = _mm512_mask_add_epi8(lo, third4, x, v_splat_k((unsigned char)0xC0));
             hi = _mm512_mask_mov_epi8(hi, third4, hh);
             hi = _mm512_mask_mov_epi8(
                 hi, lead4,
-                _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x03)),
-                                _mm512_set1_epi8((char)0xDC)));
+                _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), v_splat_k(0x03)),
+                                v_splat_k((unsigned char)0xDC)));
             u.hs = third4 & tail;
         }
         lead3 |= lead4;
@@ -172,12 +172,12 @@ U8K_INLINE u8k_units u8k_decode_three(__m512i cur, __m512i p1, __m512i p2, uint6
                                       uint64_t ends3)
 {
     u8k_units u;
-    __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, _mm512_set1_epi8(0x3F)),
+    __m512i lo = _mm512_or_si512(_mm512_and_si512(cur, v_splat_k(0x3F)),
                                  _mm512_and_si512(_mm512_slli_epi16(p1, 6),
-                                                  _mm512_set1_epi8((char)0xC0)));
-    __m512i hi = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), _mm512_set1_epi8(0x0F)),
+                                                  v_splat_k((unsigned char)0xC0)));
+    __m512i hi = _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi16(p1, 2), v_splat_k(0x0F)),
                                  _mm512_and_si512(_mm512_slli_epi16(p2, 4),
-                                                  _mm512_set1_epi8((char)0xF0)));
+                                                  v_splat_k((unsigned char)0xF0)));
     u.lo = _mm512_mask_mov_epi8(lo, ~high, cur);
     u.hi = _mm512_maskz_mov_epi8(high, hi);
     u.top = _mm512_setzero_si512();
@@ -382,7 +382,7 @@ enum { U8K_BAD, U8K_TWO, U8K_THREE, U8K_ANY, U8K_ANY4 };
 U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, u8k_before *bf,
                                 u8k_units *u, bool wide)
 {
-    const __m512i e0s = _mm512_set1_epi8((char)0xE0);
+    const __m512i e0s = v_splat_k((unsigned char)0xE0);
     __m512i prev = bf->prev, p1, p2, p3;
     uint64_t e0 = _mm512_cmpge_epu8_mask(w, e0s), m2, f4;
     u8k_classes c;
@@ -416,8 +416,8 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
     /* No bytes C0..DF (2-byte leads) and F0..FF: with bit 5 flipped they
      * are the bytes D0..FF (E0..EF become C0..CF, tails and ASCII stay
      * below C0), one compare for both */
-    if ((_mm512_cmpge_epu8_mask(_mm512_xor_si512(w, _mm512_set1_epi8(0x20)),
-                                _mm512_set1_epi8((char)0xD0)) |
+    if ((_mm512_cmpge_epu8_mask(_mm512_xor_si512(w, v_splat_k(0x20)),
+                                v_splat_k((unsigned char)0xD0)) |
          bf->m2 >> 63 | bf->f4 >> 61) == 0) {
         /* Bytes 00..BF and E0..EF only, and no 2- or 4-byte character
          * reaching in from prev: valid exactly when the tails are the
@@ -427,10 +427,10 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
          * one and two places back from the masks */
         uint64_t tail = high & ~e0;
         uint64_t l1 = e0 << 1 | bf->e0 >> 63, l2 = e0 << 2 | bf->e0 >> 62;
-        uint64_t a0 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xA0)), ovl, sur;
+        uint64_t a0 = _mm512_cmpge_epu8_mask(w, v_splat_k((unsigned char)0xA0)), ovl, sur;
         u8k_vprevs(w, prev, &p1, &p2, &p3); /* p3 unused: dropped */
         ovl = _mm512_cmpeq_epi8_mask(p1, e0s) & ~a0;
-        sur = _mm512_cmpeq_epi8_mask(p1, _mm512_set1_epi8((char)0xED)) & a0;
+        sur = _mm512_cmpeq_epi8_mask(p1, v_splat_k((unsigned char)0xED)) & a0;
         if ((tail ^ (l1 | l2)) | ovl | sur)
             return U8K_BAD;
         *u = u8k_decode_three(w, p1, p2, high, tail & l2);
@@ -440,9 +440,9 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
         return U8K_THREE;
     }
     /* bytes C0..DF (2-byte leads) and F0..FF */
-    m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, _mm512_set1_epi8((char)0xC0)),
-                                _mm512_set1_epi8(0x20));
-    f4 = _mm512_cmpge_epu8_mask(w, _mm512_set1_epi8((char)0xF0));
+    m2 = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(w, v_splat_k((unsigned char)0xC0)),
+                                v_splat_k(0x20));
+    f4 = _mm512_cmpge_epu8_mask(w, v_splat_k((unsigned char)0xF0));
     /* the lookup check, whose bytes before each byte the decoding takes */
     u8k_vprevs(w, prev, &p1, &p2, &p3);
     if (v_any(u8k_vcheck_p(st, w, p1, p2, p3)))

@@ -76,6 +76,12 @@
 
 #include "internal.h"
 
+/* v_splat_k(b): the constant vector of byte b for a loop; a layer that
+ * reads it from memory (u8k_splat4, internal.h) defines its own. */
+#ifndef U8K_HAVE_SPLAT_K
+#define v_splat_k(b) v_splat(b)
+#endif
+
 #define U8K_TOO_SHORT 0x01
 #define U8K_TOO_LONG 0x02
 #define U8K_OVERLONG_3 0x04
@@ -177,19 +183,11 @@ U8K_INLINE void u8k_vinit(u8k_vstate *st)
 #endif
     st->t2 = v_table(u8k_t_p_low);
     st->nib = v_splat(0x0F);
-#ifdef U8K_SPLAT_FROM_MEMORY
-    st->e0 = v_load(u8k_splat[U8K_SPLAT_60] + 64 - VW);
-    st->f0 = v_load(u8k_splat[U8K_SPLAT_70] + 64 - VW);
-    st->hi = v_load(u8k_splat[U8K_SPLAT_80] + 64 - VW);
-    st->ge_e0 = v_load(u8k_splat[U8K_SPLAT_E0] + 64 - VW);
-    st->ge_f0 = v_load(u8k_splat[U8K_SPLAT_F0] + 64 - VW);
-#else
-    st->e0 = v_splat(0xE0 - 0x80);
-    st->f0 = v_splat(0xF0 - 0x80);
-    st->hi = v_splat(0x80);
-    st->ge_e0 = v_splat(0xE0);
-    st->ge_f0 = v_splat(0xF0);
-#endif
+    st->e0 = v_splat_k(0xE0 - 0x80);
+    st->f0 = v_splat_k(0xF0 - 0x80);
+    st->hi = v_splat_k(0x80);
+    st->ge_e0 = v_splat_k(0xE0);
+    st->ge_f0 = v_splat_k(0xF0);
     st->tailmax = v_load(u8k_tail_limits + 64 - VW);
 }
 

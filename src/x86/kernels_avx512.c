@@ -85,8 +85,11 @@ U8K_INLINE void v_prevs(u8k_v c, u8k_v p, u8k_v *p1, u8k_v *p2, u8k_v *p3)
  * test (a saturating subtract and the high bits) takes two. */
 #define U8K_HAVE_ANY_GE 1
 U8K_INLINE bool v_any_ge(u8k_v v, u8k_v t) { return _mm512_cmpge_epu8_mask(v, t) != 0; }
-/* The validator's constants come from u8k_splat (internal.h). */
-#define U8K_SPLAT_FROM_MEMORY 1
+/* Loop constants from memory (u8k_splat4 in internal.h), used by the
+ * validator and by most of simd/compress.h: measured, the 2-byte paths of
+ * the latter are as fast or faster with immediates. */
+#define U8K_HAVE_SPLAT_K 1
+U8K_INLINE u8k_v v_splat_k(unsigned char b) { return _mm512_set1_epi32((int)u8k_splat4[b]); }
 /* The validator reads the bytes before each block from memory
  * (u8k_vprevs_at in simd/validate.h). */
 #define U8K_LOAD_PREVS 1
