@@ -36,6 +36,14 @@
  * with each high-nibble table laid out 64 entries long (each entry 4
  * times), so that no nibble needs to be masked out.
  *
+ * Optional, each measured where it is set:
+ *   U8K_LOAD_PREVS  the scans read the bytes 1, 2, 3 before a block from
+ *                   memory (u8k_vprevs_at); U8K_TALLY_SHIFT_PREVS keeps
+ *                   the counting scan on register shifts
+ *   U8K_HAVE_ANY_GE, v_any_ge(v, t)  some byte of v is >= that of t
+ *   U8K_HAVE_SPLAT_K, v_splat_k(b)  v_splat(b) for loop constants, read
+ *                   from memory (u8k_splat4 in internal.h)
+ *
  * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
  * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
  * Practice and Experience 51(5), 2021, rebuilt here from its description:
