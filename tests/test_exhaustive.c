@@ -15,6 +15,8 @@
  * scalar: the 4-byte sweep takes every first byte with a representative
  * byte of every class for bytes 2 to 4, and every input is also placed in
  * a 64-byte ASCII buffer at its end and across the 32-byte mid-point.
+ * On every kernel, every input of 1 to 3 bytes is also placed among
+ * 2-octet characters, at and across an 8-byte word boundary.
  */
 #include "testlib.h"
 
@@ -386,6 +388,43 @@ static void check_embedded(const unsigned char *in, size_t len, const struct dec
     inputs_checked += 1 + nmids;
 }
 
+/* The same input among 2-octet characters (C3 A9, U+00E9): after 27 or 28
+ * of them (byte 54, which puts an input of 3 bytes across the 8-byte word
+ * at 56, or 56), with more of them after it. The scalar kernel takes such
+ * text eight bytes at a time (two_octet_words in src/scalar/decode.c);
+ * what follows the input starts with a lead, so a truncated sequence is
+ * missing a continuation, as before ASCII. */
+static void check_among_two_octet(const unsigned char *in, size_t len, const struct decomp *d)
+{
+    static const size_t offs[] = {54, 56};
+    unsigned char buf[80];
+    size_t m, k, n;
+    utf8kit_status want =
+        d->vst == UTF8KIT_ERR_TRUNCATED ? UTF8KIT_ERR_MISSING_CONTINUATION : (utf8kit_status)d->vst;
+    for (m = 0; m < sizeof offs / sizeof offs[0]; m++) {
+        utf8kit_result r;
+        for (k = 0; k < offs[m]; k += 2) {
+            buf[k] = 0xC3;
+            buf[k + 1] = 0xA9;
+        }
+        memcpy(buf + offs[m], in, len);
+        n = offs[m] + len;
+        for (k = 0; k < 6; k += 2) {
+            buf[n++] = 0xC3;
+            buf[n++] = 0xA9;
+        }
+        r = utf8kit_validate((const char *)buf, n);
+        if (r.status != want || r.read != (want ? offs[m] + d->vread : n) ||
+            r.error_len != d->velen)
+            CHECK(0, "%02X %02X %02X %02X at %zu among C3 A9: %s %zu %zu", in[0],
+                  len > 1 ? in[1] : 0, len > 2 ? in[2] : 0, len > 3 ? in[3] : 0, offs[m],
+                  utf8kit_status_name(r.status), r.read, r.error_len);
+        if (utf8kit_is_valid((const char *)buf, n) != (want == UTF8KIT_OK))
+            CHECK(0, "%02X.. at %zu among C3 A9: is_valid", in[0], offs[m]);
+    }
+    inputs_checked += 2;
+}
+
 /* ---- the sweeps ------------------------------------------------------------ */
 
 static void sweep_code_points(bool cp_quick)
@@ -516,6 +555,7 @@ static void sweep_short(bool quick, bool full_bounds, bool embed)
                 check_boundaries(buf, len, d);
             if (embed)
                 check_embedded(buf, len, d, 1);
+            check_among_two_octet(buf, len, d);
         }
         free(buf);
     }
