@@ -248,8 +248,13 @@ static void known_answers(void)
             uint16_t *s = (uint16_t *)(void *)(in_end - 2 * nu);
             unsigned char *d = out_end - ne;
             utf8kit_result res;
-            for (size_t j = 0; j < nu; j++)
-                s[j] = be ? swap(u[j]) : u[j];
+            /* the bytes in the order named, on a host of either order */
+            for (size_t j = 0; j < nu; j++) {
+                unsigned char b[2];
+                b[be ? 1 : 0] = (unsigned char)(u[j] & 0xFF);
+                b[be ? 0 : 1] = (unsigned char)(u[j] >> 8);
+                memcpy(s + j, b, 2);
+            }
             res = K->utf16_to_utf8(s, nu, d, ne, be ? U8K_BE : 0);
             CHECK(res.status == UTF8KIT_OK && res.read == nu && res.written == ne &&
                       memcmp(d, exp, ne) == 0,
