@@ -724,21 +724,21 @@ static void test_random_typed_vs_generic(void)
     static const utf8kit_encoding wide[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE};
     static const uint32_t pick[] = {0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFD, 0xFFFF, 0x10000,
                                     0x10FFFF, 0xE9, 0x20AC, 0x1F600, 0xD7FF, 0xE000};
-    unsigned long seed = 4242;
+    uint64_t seed = 4242;
     size_t i, k, t;
     int p;
     for (i = 0; i < (quick ? 150u : 1500u); i++) {
         unsigned char buf[400];
         size_t n = 0, want = (i * 7) % 300;
         while (n + 4 < want) {
-            seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+            seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
             if ((seed >> 33) % 3 == 0)
                 buf[n++] = (unsigned char)('a' + (seed >> 40) % 26);
             else
                 n += ref_utf8(pick[(seed >> 40) % (sizeof pick / sizeof pick[0])], buf + n);
         }
         for (k = 0; k < i % 4; k++) {
-            seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+            seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
             if (n)
                 buf[(seed >> 33) % n] ^= (unsigned char)(1u << ((seed >> 50) % 8));
         }
@@ -935,7 +935,7 @@ static void test_options(void)
 static void test_bounds(void)
 {
     static const uint32_t subs[] = {0x10FFFF, 0xFFFF, 0xFF, 0x7F};
-    unsigned long seed = 12345;
+    uint64_t seed = 12345;
     size_t f, t, i, k, n;
     for (f = 0; f < NALL; f++)
         for (t = 0; t < NALL; t++) {
@@ -953,7 +953,7 @@ static void test_bounds(void)
                 utf8kit_result r;
                 n = i % 13;
                 for (k = 0; k < n; k++) {
-                    seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+                    seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
                     /* bias towards lead bytes, surrogate halves and zeros */
                     tmp[k] = (unsigned char)(seed >> 56);
                     if ((seed >> 20 & 3) == 0)
@@ -985,7 +985,7 @@ static void test_bounds(void)
  * length up to 40, inputs and outputs in exact-size blocks. */
 static void test_typed_garbage(void)
 {
-    unsigned long seed = 99;
+    uint64_t seed = 99;
     size_t i, k, n;
     for (i = 0; i < (quick ? 300u : 3000u); i++) {
         unsigned char tmp[40], *in;
@@ -995,7 +995,7 @@ static void test_typed_garbage(void)
         int pol;
         n = i % 41;
         for (k = 0; k < n; k++) {
-            seed = seed * 6364136223846793005ul + 1442695040888963407ul;
+            seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
             tmp[k] = (unsigned char)(seed >> 56);
             if ((seed >> 17 & 3) == 0)
                 tmp[k] &= 0x7F;
