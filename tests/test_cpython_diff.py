@@ -29,23 +29,9 @@ import random
 import sys
 import time
 
-LIB = os.environ.get("UTF8KIT_LIB")
-if not LIB or not os.path.exists(LIB):
-    print("skipped: UTF8KIT_LIB not set (run through ctest)")
-    sys.exit(77)
+from libtest import Options, Result, kernels, load
 
-L = ctypes.CDLL(LIB)
-
-
-class Result(ctypes.Structure):
-    _fields_ = [("status", ctypes.c_int), ("read", ctypes.c_size_t),
-                ("written", ctypes.c_size_t), ("error_len", ctypes.c_size_t),
-                ("replaced", ctypes.c_size_t)]
-
-
-class Options(ctypes.Structure):
-    _fields_ = [("policy", ctypes.c_int), ("substitute", ctypes.c_uint32),
-                ("bom", ctypes.c_int), ("stop_after_error", ctypes.c_bool)]
+L = load()
 
 
 OK, OUTPUT_TOO_SMALL, UNREPRESENTABLE = 0, 8, 10
@@ -54,16 +40,6 @@ ENC = {"utf-8": 1, "utf-16-le": 2, "utf-16-be": 3, "utf-32-le": 4, "utf-32-be": 
        "latin-1": 8, "ascii": 9, "cp1252": 10}
 UTF32LE = 4
 
-L.utf8kit_convert.restype = Result
-L.utf8kit_convert.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t,
-                              ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(Options)]
-L.utf8kit_repair.restype = Result
-L.utf8kit_repair.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
-L.utf8kit_impl_available.restype = ctypes.c_char_p
-L.utf8kit_impl_available.argtypes = [ctypes.c_size_t]
-L.utf8kit_impl_select.restype = ctypes.c_int
-L.utf8kit_impl_select.argtypes = [ctypes.c_char_p]
-L.utf8kit_impl_name.restype = ctypes.c_char_p
 L.utf8kit_max_output_size.restype = ctypes.c_size_t
 L.utf8kit_max_output_size.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_size_t]
 for name, unit_in, unit_out in [("utf8_to_utf16le", ctypes.c_char_p, ctypes.c_void_p),
@@ -392,14 +368,7 @@ def inputs_for(codec, count, cases):
 def main():
     t0 = time.time()
     cases = case_inputs()
-    impls = []
-    i = 0
-    while True:
-        n = L.utf8kit_impl_available(i)
-        if n is None:
-            break
-        impls.append(n)
-        i += 1
+    impls = kernels(L)
     per_codec = 1200
     for impl in impls:
         if L.utf8kit_impl_select(impl) != 0:

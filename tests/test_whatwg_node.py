@@ -27,42 +27,16 @@ import subprocess
 import sys
 import tempfile
 
-LIB = os.environ.get("UTF8KIT_LIB")
-if not LIB or not os.path.exists(LIB):
-    print("skipped: UTF8KIT_LIB not set (run through ctest)")
-    sys.exit(77)
+from libtest import Options, kernels, load
+
+L = load()
 NODE = shutil.which("node") or shutil.which("nodejs")
 if not NODE:
     print("skipped: install nodejs")
     sys.exit(77)
 
-L = ctypes.CDLL(LIB)
-
-
-class Result(ctypes.Structure):
-    _fields_ = [("status", ctypes.c_int), ("read", ctypes.c_size_t),
-                ("written", ctypes.c_size_t), ("error_len", ctypes.c_size_t),
-                ("replaced", ctypes.c_size_t)]
-
-
-class Options(ctypes.Structure):
-    _fields_ = [("policy", ctypes.c_int), ("substitute", ctypes.c_uint32),
-                ("bom", ctypes.c_int), ("stop_after_error", ctypes.c_bool)]
-
-
 REPLACE = 1
 UTF8, UTF16LE, UTF16BE = 1, 2, 3
-L.utf8kit_repair.restype = Result
-L.utf8kit_repair.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p, ctypes.c_size_t]
-L.utf8kit_is_valid.restype = ctypes.c_bool
-L.utf8kit_is_valid.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
-L.utf8kit_convert.restype = Result
-L.utf8kit_convert.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t,
-                              ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(Options)]
-L.utf8kit_impl_available.restype = ctypes.c_char_p
-L.utf8kit_impl_available.argtypes = [ctypes.c_size_t]
-L.utf8kit_impl_select.restype = ctypes.c_int
-L.utf8kit_impl_select.argtypes = [ctypes.c_char_p]
 
 rng = random.Random(20261125)
 GOOD = [b"A", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xef\xbf\xbd", b"\xed\x9f\xbf",
@@ -172,14 +146,7 @@ def from_utf16(data, order):
     return buf.raw[:r.written]
 
 
-impls = []
-i = 0
-while True:
-    n = L.utf8kit_impl_available(i)
-    if not n:
-        break
-    impls.append(n)
-    i += 1
+impls = kernels(L)
 for impl in impls:
     if L.utf8kit_impl_select(impl) != 0:
         continue
