@@ -37,20 +37,26 @@ U8K_INLINE utf8kit_result u8k_shift(utf8kit_result r, size_t read, size_t writte
  * goes with the unit after it. The parts then convert as the whole
  * would: a unit's result depends on nothing before it but a high
  * surrogate. */
+/* Whether unit s[k], stored in the byte order be says, is a high
+ * surrogate (D800..DBFF), the first half of a pair. */
+U8K_INLINE bool u8k_high_half(const uint16_t *s, size_t k, bool be)
+{
+    unsigned u = s[k];
+    if (be)
+        u = ((u & 0xFFu) << 8) | (u >> 8);
+    return (u & 0xFC00u) == 0xD800u;
+}
+
 U8K_INLINE size_t u8k_split(const void *src, size_t len, size_t us, bool be)
 {
     uintptr_t a = (uintptr_t)src;
     size_t h;
-    unsigned u;
     if (len < U8K_ALIGN_MIN / us || a % us != 0)
         return 0;
     h = (size_t)(-a % 64) / us;
     if (h == 0 || us != 2)
         return h;
-    u = ((const uint16_t *)src)[h - 1];
-    if (be)
-        u = ((u & 0xFFu) << 8) | (u >> 8);
-    return (u & 0xFC00u) == 0xD800u ? 0 : h;
+    return u8k_high_half((const uint16_t *)src, h - 1, be) ? 0 : h;
 }
 
 /* The result of a whole conversion from r1, the first part's (h units;
@@ -95,13 +101,9 @@ U8K_SPLIT_UNITS(u8k_split8, u8k_from8_fn, unsigned char, false, (), ())
 U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)
 {
     size_t j = i + U8K_STRETCH;
-    unsigned u;
     if (j >= len)
         return len;
-    u = s[j - 1];
-    if (be)
-        u = ((u & 0xFFu) << 8) | (u >> 8);
-    return (u & 0xFC00u) == 0xD800u ? j - 1 : j;
+    return u8k_high_half(s, j - 1, be) ? j - 1 : j;
 }
 
 #endif /* UTF8KIT_SIMD_TRANSCODE_H */
