@@ -162,7 +162,7 @@ __attribute__((visibility("hidden")))
 extern const uint32_t u8k_splat4[256];
 
 /* The vector kernels read inputs at least this long from an aligned
- * address on: validation after a first block at the start (u8k_valign in
+ * address on: validation after a first block at the start (u8k_vstart in
  * simd/validate.h), the counts of valid text and the conversions of
  * UTF-16, UTF-32 and Latin-1 to UTF-8 in two parts (u8k_split in
  * simd/transcode.h). A load across two cache lines costs two accesses,

@@ -229,7 +229,7 @@ U8K_INLINE u8k_v u8k_vrules_p(const u8k_vstate *st, u8k_v cur, u8k_v p1)
 
 /* u8k_vprevs for a block that is also in memory at `at`, with at least 3
  * bytes of the same input before it (those of `prev`, or after
- * u8k_valign the 3 it holds), or at == NULL when it is not. A kernel that
+ * u8k_vstart the 3 it holds), or at == NULL when it is not. A kernel that
  * defines U8K_LOAD_PREVS reads the three shifted blocks from memory there:
  * unaligned loads take the load ports, which the check leaves idle, and
  * not the shuffle port, which limits it. The other kernels, and all
@@ -350,24 +350,52 @@ U8K_INLINE bool u8k_vblock(u8k_vstate *st, u8k_v cur)
         q += v_count_gt(v, -17) - v_count_gt(v, -1);                                       \
     } while (0)
 
-/* The start of a long input (len >= U8K_ALIGN_MIN), for a scan that then
- * reads blocks aligned to VW: returns h, the offset of the first
- * VW-aligned address at least 3 bytes after s, after checking the block
- * at s from a fresh start and setting st->prev to hold the 3 bytes
- * before h (the aligned blocks need no more of what comes before them: a
- * character that reaches into them starts there). Returns 0 when s is
- * aligned or too close to the next aligned address (the scan then starts
- * at s), and sets *bad when the first block shows an error. */
-U8K_INLINE size_t u8k_valign(u8k_vstate *st, const unsigned char *s, bool *bad)
+/* Whether a scan reads the bytes before each block from memory
+ * (u8k_vprevs_at): u8k_vscan with U8K_LOAD_PREVS, u8k_vscan_tally also
+ * unless U8K_TALLY_SHIFT_PREVS. */
+#ifdef U8K_LOAD_PREVS
+#define U8K_SCAN_LOADS true
+#ifndef U8K_TALLY_SHIFT_PREVS
+#define U8K_TALLY_LOADS true
+#endif
+#else
+#define U8K_SCAN_LOADS false
+#endif
+#ifndef U8K_TALLY_LOADS
+#define U8K_TALLY_LOADS false
+#endif
+
+/* The offset where the block loops of a scan start, after the block at s
+ * is checked alone from a fresh start:
+ *  - an input of U8K_ALIGN_MIN bytes or more: h, the first VW-aligned
+ *    offset at least 3 bytes after s, st->prev holding the 3 bytes before
+ *    h (the aligned blocks need no more of what comes before them: a
+ *    character that reaches into them starts there);
+ *  - else, for a scan that reads the bytes before each block from memory
+ *    (`loads`), VW, st->prev being that block: the block at s has no bytes
+ *    before it in memory;
+ *  - else 0, nothing checked (the loops start at s).
+ * Sets *bad (and returns 0) when the block at s shows an error. The
+ * caller counts s[0..start) itself. */
+U8K_INLINE size_t u8k_vstart(u8k_vstate *st, const unsigned char *s, size_t len, bool loads,
+                             bool *bad)
 {
-    size_t h = (size_t)(-(uintptr_t)s % VW); /* bytes to the next aligned address */
+    /* bytes to the next aligned address */
+    size_t h = len >= U8K_ALIGN_MIN ? (size_t)(-(uintptr_t)s % VW) : 0;
     unsigned char before[VW] = {0};
+    u8k_v first;
     *bad = false;
-    if (h < 3)
+    if (h < 3 && !(loads && len >= VW))
         return 0;
-    if (v_any(u8k_vcheck(st, v_load(s)))) {
+    first = v_load(s);
+    /* (all ASCII after nothing: valid) */
+    if (v_high(first) != 0 && v_any(u8k_vcheck(st, first))) {
         *bad = true;
         return 0;
+    }
+    if (h < 3) {
+        st->prev = first;
+        return VW;
     }
     before[VW - 3] = s[h - 3];
     before[VW - 2] = s[h - 2];
@@ -380,13 +408,9 @@ U8K_INLINE size_t u8k_valign(u8k_vstate *st, const unsigned char *s, bool *bad)
  * before s). It returns true when the input is valid; otherwise *at is the
  * offset of the first block where an error shows (it is len when only the
  * zero padding after a whole last block shows that the input ends inside
- * a sequence). The blocks are VW bytes from s; or, when len >=
- * U8K_ALIGN_MIN, the block at s and then blocks from the offset h that
- * u8k_valign gives (the bytes in both are checked twice, and counted in
- * the first only up to h). A kernel with U8K_LOAD_PREVS checks the
- * block at s alone when it does not start at h, so that every block
- * after it has the 3 bytes before it in the input (u8k_vprevs_at; the
- * other kernels ignore the address). When `counting`, *nc gets the
+ * a sequence). The blocks are VW bytes from the offset u8k_vstart gives
+ * (after it has checked the block at s; bytes in both are counted in the
+ * first only up to that offset). When `counting`, *nc gets the
  * number of non-continuation bytes and *n4 the number of bytes >= F0 in
  * the blocks before *at (all of s when valid). */
 U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t *nc, size_t *n4,
@@ -395,31 +419,19 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
     u8k_vstate st;
     size_t i = 0, c = 0, q = 0;
     u8k_vinit(&st);
-    if (len >= U8K_ALIGN_MIN) {
+    {
         bool bad;
-        i = u8k_valign(&st, s, &bad);
+        i = u8k_vstart(&st, s, len, U8K_SCAN_LOADS, &bad);
         if (bad)
             goto fail;
         if (counting && i > 0) {
             /* s[0..i) only: the VW - i zero bytes of padding count as
              * characters */
-            u8k_v head = v_load_part(s, i);
+            u8k_v head = i < VW ? v_load_part(s, i) : v_load(s);
             U8K_COUNT(head);
             c -= VW - i;
         }
     }
-#ifdef U8K_LOAD_PREVS
-    /* The blocks below take the bytes before them from memory
-     * (u8k_vprevs_at); the block at s has none, and goes alone. */
-    if (i == 0 && len >= VW) {
-        u8k_v cur = v_load(s);
-        if (u8k_vblock(&st, cur))
-            goto fail;
-        if (counting)
-            U8K_COUNT(cur);
-        i = VW;
-    }
-#endif
     /* Four blocks at a time: one test for all-ASCII, one for errors.
      * On an error the one-block loop below finds which block it is in. */
     while (i + 4 * VW <= len) {
@@ -678,33 +690,20 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
     bool ok = false;
     u8k_vinit(&st);
     u8k_ct_init(&ct);
-    if (len >= U8K_ALIGN_MIN) {
+    {
         bool bad;
-        i = u8k_valign(&st, s, &bad);
+        i = u8k_vstart(&st, s, len, U8K_TALLY_LOADS, &bad);
         if (bad)
             goto done;
         if (i > 0) {
             /* s[0..i) only: the VW - i zero bytes of padding are ASCII,
              * not LF */
             u8k_ct_room(&ct, 1, true);
-            u8k_ct_block(&ct, v_load_part(s, i));
+            u8k_ct_block(&ct, i < VW ? v_load_part(s, i) : v_load(s));
             ct.s1 -= VW - i;
         }
     }
-#if defined(U8K_LOAD_PREVS) && !defined(U8K_TALLY_SHIFT_PREVS)
-#define U8K_TALLY_AT(p) (p)
-    /* As in u8k_vscan: the block at s has no bytes before it in memory. */
-    if (i == 0 && len >= VW) {
-        u8k_v cur = v_load(s);
-        if (u8k_vblock(&st, cur))
-            goto done;
-        u8k_ct_room(&ct, 1, true);
-        u8k_ct_block(&ct, cur);
-        i = VW;
-    }
-#else
-#define U8K_TALLY_AT(p) NULL
-#endif
+#define U8K_TALLY_AT(p) (U8K_TALLY_LOADS ? (p) : NULL)
     /* Two blocks at a time (four, as in u8k_vscan, leave too few vector
      * registers for the accumulators and tables). */
     while (i + 2 * VW <= len) {
