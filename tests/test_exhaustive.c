@@ -388,41 +388,54 @@ static void check_embedded(const unsigned char *in, size_t len, const struct dec
     inputs_checked += 1 + nmids;
 }
 
-/* The same input among 2-octet characters (C3 A9, U+00E9): after 27 or 28
- * of them (byte 54, which puts an input of 3 bytes across the 8-byte word
- * at 56, or 56), with more of them after it. The scalar kernel takes such
- * text eight bytes at a time (two_octet_words in src/scalar/decode.c);
- * what follows the input starts with a lead, so a truncated sequence is
+/* The same input among copies of a character `ch` of `n` bytes: after
+ * off[0] or off[1] bytes of them, with three more after it. The scalar
+ * kernel takes text of 2-octet and of 4-octet characters eight bytes at a
+ * time (two_octet_words and four_octet_words in src/scalar/decode.c): the
+ * offsets put the input at and across the start of an 8-byte word. What
+ * follows the input starts with a lead, so a truncated sequence is
  * missing a continuation, as before ASCII. */
-static void check_among_two_octet(const unsigned char *in, size_t len, const struct decomp *d)
+static void check_among(const unsigned char *in, size_t len, const struct decomp *d,
+                        const char *ch, size_t n, const size_t off[2])
 {
-    static const size_t offs[] = {54, 56};
-    unsigned char buf[80];
-    size_t m, k, n;
+    unsigned char buf[96];
+    size_t m, k, end;
     utf8kit_status want =
         d->vst == UTF8KIT_ERR_TRUNCATED ? UTF8KIT_ERR_MISSING_CONTINUATION : (utf8kit_status)d->vst;
-    for (m = 0; m < sizeof offs / sizeof offs[0]; m++) {
+    for (m = 0; m < 2; m++) {
         utf8kit_result r;
-        for (k = 0; k < offs[m]; k += 2) {
-            buf[k] = 0xC3;
-            buf[k + 1] = 0xA9;
-        }
-        memcpy(buf + offs[m], in, len);
-        n = offs[m] + len;
-        for (k = 0; k < 6; k += 2) {
-            buf[n++] = 0xC3;
-            buf[n++] = 0xA9;
-        }
-        r = utf8kit_validate((const char *)buf, n);
-        if (r.status != want || r.read != (want ? offs[m] + d->vread : n) ||
+        for (k = 0; k < off[m]; k += n)
+            memcpy(buf + k, ch, n);
+        memcpy(buf + off[m], in, len);
+        end = off[m] + len;
+        for (k = 0; k < 3; k++, end += n)
+            memcpy(buf + end, ch, n);
+        r = utf8kit_validate((const char *)buf, end);
+        if (r.status != want || r.read != (want ? off[m] + d->vread : end) ||
             r.error_len != d->velen)
-            CHECK(0, "%02X %02X %02X %02X at %zu among C3 A9: %s %zu %zu", in[0],
-                  len > 1 ? in[1] : 0, len > 2 ? in[2] : 0, len > 3 ? in[3] : 0, offs[m],
-                  utf8kit_status_name(r.status), r.read, r.error_len);
-        if (utf8kit_is_valid((const char *)buf, n) != (want == UTF8KIT_OK))
-            CHECK(0, "%02X.. at %zu among C3 A9: is_valid", in[0], offs[m]);
+            CHECK(0, "%02X %02X %02X %02X at %zu among %02X..: %s %zu %zu", in[0],
+                  len > 1 ? in[1] : 0, len > 2 ? in[2] : 0, len > 3 ? in[3] : 0, off[m],
+                  (unsigned char)ch[0], utf8kit_status_name(r.status), r.read, r.error_len);
+        if (utf8kit_is_valid((const char *)buf, end) != (want == UTF8KIT_OK))
+            CHECK(0, "%02X.. at %zu among %02X..: is_valid", in[0], off[m], (unsigned char)ch[0]);
     }
     inputs_checked += 2;
+}
+
+/* among C3 A9 (U+00E9): an input of 3 bytes at 54 crosses the word at 56 */
+static const size_t two_octet_offs[2] = {54, 56};
+/* among F0 9F 98 80 (U+1F600): at 60 the input starts in the second half
+ * of a word, at 64 it starts one */
+static const size_t four_octet_offs[2] = {60, 64};
+
+static void check_among_two_octet(const unsigned char *in, size_t len, const struct decomp *d)
+{
+    check_among(in, len, d, "\xC3\xA9", 2, two_octet_offs);
+}
+
+static void check_among_four_octet(const unsigned char *in, size_t len, const struct decomp *d)
+{
+    check_among(in, len, d, "\xF0\x9F\x98\x80", 4, four_octet_offs);
 }
 
 /* ---- the sweeps ------------------------------------------------------------ */
@@ -556,6 +569,8 @@ static void sweep_short(bool quick, bool full_bounds, bool embed)
             if (embed)
                 check_embedded(buf, len, d, 1);
             check_among_two_octet(buf, len, d);
+            if (rep)
+                check_among_four_octet(buf, len, d);
         }
         free(buf);
     }
@@ -589,6 +604,7 @@ static void sweep4_full(void)
                     for (b3 = 0; b3 < 256; b3++) {
                         buf[3] = (unsigned char)b3;
                         check_validate(buf, 4, expect(buf, 4), true);
+                        check_among_four_octet(buf, 4, expect(buf, 4));
                     }
                 }
             } else if (u2.st == UTF8KIT_ERR_TRUNCATED && u2.n == 2) {
@@ -606,6 +622,10 @@ static void sweep4_full(void)
                     for (b3 = 0; b3 < N_REPS; b3++) {
                         buf[3] = reps[b3];
                         check_validate(buf, 4, expect(buf, 4), false);
+                        /* F0..FF with a first byte after it that ends the
+                         * unit: the range checks of four_octet_words */
+                        if (b0 >= 0xF0)
+                            check_among_four_octet(buf, 4, expect(buf, 4));
                     }
                 }
             }
@@ -631,6 +651,7 @@ static void sweep4_reduced(bool quick)
                     d = expect(buf, 4);
                     check_validate(buf, 4, d, !quick);
                     check_embedded(buf, 4, d, quick ? 0 : 2);
+                    check_among_four_octet(buf, 4, d);
                 }
     free(buf);
 }
