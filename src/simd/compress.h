@@ -315,6 +315,29 @@ U8K_INLINE unsigned u8k_store_units(const u8k_units *u, uint64_t e, void *dst, b
     return n0 + n1;
 }
 
+/* UTF-16 only: u8k_store_units by another route, for blocks with few
+ * units (text of 3- and 4-byte characters has about 22 a block): the low
+ * and the high bytes of the units kept are packed by one byte compress
+ * each, then zipped into 16-bit units, 32 at a time; the second 32 only
+ * when there are more. Three shuffles for up to 32 units where
+ * u8k_store_units takes four (two zips, two word compresses). */
+U8K_INLINE unsigned u8k_store_packed16(const u8k_units *u, uint64_t e, uint16_t *d, bool be)
+{
+    __m512i lc = _mm512_maskz_compress_epi8(e, u->lo), hc = _mm512_maskz_compress_epi8(e, u->hi);
+    unsigned n = (unsigned)__builtin_popcountll(e);
+    __m512i u0 = _mm512_permutex2var_epi8(lc, U8K_ZIP_LO, hc);
+    if (be)
+        u0 = u8k_swap16(u0);
+    _mm512_storeu_si512((void *)d, u0);
+    if (n > 32) {
+        __m512i u1 = _mm512_permutex2var_epi8(lc, U8K_ZIP_HI, hc);
+        if (be)
+            u1 = u8k_swap16(u1);
+        _mm512_storeu_si512((void *)(d + 32), u1);
+    }
+    return n;
+}
+
 /* The first n (1..63) bytes of the all-ASCII block w as n units; nothing
  * written past them. */
 U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool be)
@@ -571,6 +594,8 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
             goto rest;
         if (kind == U8K_TWO) {
             n = u8k_store_two(&u, u.e, (unsigned char *)out + o * us, wide, be, false);
+        } else if (!wide) {
+            n = u8k_store_packed16(&u, u.e, (uint16_t *)out + o, be);
         } else if (kind == U8K_ANY4) {
             n = u8k_store_units(&u, u.e, (unsigned char *)out + o * us, true, wide, be, false);
         } else {
