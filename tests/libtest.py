@@ -1,7 +1,8 @@
 """libtest.py - the library's C API through ctypes, for the Python tests
-that call it (test_cpython_diff.py, test_whatwg_node.py): the shared
+that call it (test_cpython_diff.py, test_whatwg_node.py, ...): the shared
 library ctest names in $UTF8KIT_LIB (without it the test is skipped, exit
-77), its result and options structs, and the kernels it offers."""
+77), its result and options structs, the kernels it offers, and random
+text for the differential tests."""
 import ctypes
 import os
 import sys
@@ -50,3 +51,37 @@ def kernels(L):
             return names
         names.append(n)
         i += 1
+
+
+# Code points drawn by class so every length and boundary shows up.
+CLASSES = [(0x00, 0x7F), (0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x10FFFF),
+           (0x7E, 0x81), (0x7FE, 0x801), (0xD7FE, 0xD7FF), (0xE000, 0xE001), (0xFFFD, 0x10001),
+           (0x10FFFE, 0x10FFFF)]
+
+
+def random_text(rng, n):
+    """n random characters, 60% from CLASSES and the rest printable ASCII."""
+    out = []
+    for _ in range(n):
+        lo, hi = rng.choice(CLASSES) if rng.random() < 0.6 else (0x20, 0x7E)
+        out.append(chr(rng.randint(lo, hi)))
+    return "".join(out)
+
+
+def mutate(rng, b):
+    """b with 1 to 3 edits: a bit flipped, the end cut off, 1-3 random
+    bytes inserted, or 1-3 bytes deleted."""
+    b = bytearray(b)
+    for _ in range(rng.randint(1, 3)):
+        op = rng.random()
+        if op < 0.35 and b:
+            b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+        elif op < 0.55 and b:
+            del b[rng.randrange(len(b)):]
+        elif op < 0.8:
+            i = rng.randrange(len(b) + 1)
+            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 3)))
+        elif b:
+            i = rng.randrange(len(b))
+            del b[i:i + rng.randint(1, 3)]
+    return bytes(b)

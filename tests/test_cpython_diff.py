@@ -29,6 +29,7 @@ import random
 import sys
 import time
 
+import libtest
 from libtest import Options, Result, kernels, load
 
 L = load()
@@ -279,35 +280,14 @@ def compare_pair(src_codec, dst_codec, data):
 
 rng = random.Random(20240229)
 
-# Code points drawn by class so every length and boundary shows up.
-CLASSES = [(0x00, 0x7F), (0x80, 0x7FF), (0x800, 0xD7FF), (0xE000, 0xFFFF), (0x10000, 0x10FFFF),
-           (0x7E, 0x81), (0x7FE, 0x801), (0xD7FE, 0xD7FF), (0xE000, 0xE001), (0xFFFD, 0x10001),
-           (0x10FFFE, 0x10FFFF)]
 
 
 def random_text(n):
-    out = []
-    for _ in range(n):
-        lo, hi = rng.choice(CLASSES) if rng.random() < 0.6 else (0x20, 0x7E)
-        out.append(chr(rng.randint(lo, hi)))
-    return "".join(out)
+    return libtest.random_text(rng, n)
 
 
 def mutate(b):
-    b = bytearray(b)
-    for _ in range(rng.randint(1, 3)):
-        op = rng.random()
-        if op < 0.35 and b:
-            b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
-        elif op < 0.55 and b:
-            del b[rng.randrange(len(b)):]
-        elif op < 0.8:
-            i = rng.randrange(len(b) + 1)
-            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 3)))
-        elif b:
-            i = rng.randrange(len(b))
-            del b[i:i + rng.randint(1, 3)]
-    return bytes(b)
+    return libtest.mutate(rng, b)
 
 
 def case_inputs():
