@@ -222,6 +222,26 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
     return v;
 }
 
+/* For the runs of 3-byte characters of simd/pext.h: 12 bytes from p in
+ * the low 128-bit lane, 12 from p + 12 in the high one (each lane's last
+ * 4 bytes are not used; 28 bytes are read) */
+U8K_INLINE u8k_v v_load_three(const unsigned char *p)
+{
+    return _mm256_inserti128_si256(
+        _mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p)),
+        _mm_loadu_si128((const __m128i *)(const void *)(p + 12)), 1);
+}
+/* the 8 32-bit lanes of v (each below 0x10000) as 8 16-bit units at d */
+U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
+{
+    /* packed, lane 0 holds units 0..3 twice and lane 1 units 4..7:
+     * quadwords 0 and 2 together */
+    __m128i u = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08));
+    if (be)
+        u = _mm_shuffle_epi8(u, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
+    _mm_storeu_si128((__m128i *)(void *)d, u);
+}
+
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_LATIN1 1        /* from simd/pext_latin1.h */
