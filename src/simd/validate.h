@@ -910,6 +910,47 @@ static size_t simd_utf16_length(const unsigned char *s, size_t len)
  * last part counts as characters (not as F0..FF) and is taken off. */
 U8K_INLINE size_t u8k_count_f0(u8k_v v) { return v_count_gt(v_xor(v, v_splat(0x80)), 0x6F); }
 
+#ifndef U8K_OWN_VCHECK
+/* Without a compare into a mask register, the counts add up bytewise in
+ * a vector, 1 for each byte above BF as signed (-65: a character start)
+ * and, for UTF-16, 1 more for each F0..FF (a surrogate pair): at most 8
+ * a step of 4 vectors, so 31 steps fit a byte before they are summed into
+ * 64-bit lanes. Two instructions a vector, where moving each compare to
+ * a general register and counting its bits takes three. */
+U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16)
+{
+    const u8k_v f0 = v_splat(0xF0);
+    u8k_v sums = v_splat(0);
+    size_t i = 0, n;
+    while (i + 4 * VW <= len) {
+        size_t steps = (len - i) / (4 * VW);
+        u8k_v acc = v_splat(0);
+        if (steps > 31)
+            steps = 31;
+        for (; steps > 0; steps--, i += 4 * VW) {
+            u8k_v a = v_load(s + i), b = v_load(s + i + VW);
+            u8k_v c = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
+            acc = v_inc_gt(v_inc_gt(v_inc_gt(v_inc_gt(acc, a, -65), b, -65), c, -65), d, -65);
+            /* max(x, F0) == x just for F0..FF */
+            if (utf16 && v_high(v_subs(v_max(v_max(a, b), v_max(c, d)), v_splat(0x70))) != 0)
+                acc = v_inc_eq(v_inc_eq(v_inc_eq(v_inc_eq(acc, v_max(a, f0), a), v_max(b, f0), b),
+                                        v_max(c, f0), c),
+                               v_max(d, f0), d);
+        }
+        sums = v_sad_add(sums, acc);
+    }
+    n = (size_t)v_sum64(sums);
+    for (; i + VW <= len; i += VW) {
+        u8k_v a = v_load(s + i);
+        n += v_count_gt(a, -65) + (utf16 ? u8k_count_f0(a) : 0);
+    }
+    if (i < len) {
+        u8k_v a = v_load_part(s + i, len - i);
+        n += v_count_gt(a, -65) - (VW - (len - i)) + (utf16 ? u8k_count_f0(a) : 0);
+    }
+    return n;
+}
+#else
 U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16)
 {
     size_t i = 0, n = 0;
@@ -931,6 +972,7 @@ U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16
     }
     return n;
 }
+#endif
 #ifdef U8K_OWN_VCHECK
 /* With 64-entry byte lookups (AVX-512 VBMI) the UTF-16 length takes one
  * lookup a vector and no branch: each byte's weight by its high nibble
