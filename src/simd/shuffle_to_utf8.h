@@ -42,10 +42,13 @@
  *   v_zip16(a, b, h)     the lanes of a and b interleaved, a's first:
  *                        h = 0 the low half of each 128-bit part, h = 1
  *                        the high half
- *   v_mask16x2(a, b)     bit k set when lane k of a is all ones, bit
- *                        VW / 2 + k when lane k of b is (lanes all ones
- *                        or zero)
- *   v_mask16(a)          the same for a alone (32-byte vectors only)
+ *   v_mask16x2(a, b)     per 128-bit part p (lanes 8p..8p+7): bit
+ *                        16p + k set when lane 8p + k of a is all ones,
+ *                        bit 16p + 8 + k when lane 8p + k of b is (lanes
+ *                        all ones or zero; with 16-byte vectors, bits
+ *                        0-7 for a, 8-15 for b)
+ *   v_mask16(a)          bit k set when lane k of a is all ones (32-byte
+ *                        vectors only)
  *   v_pack8(a, b)        the lanes of a, then of b, saturated to bytes
  *   v_sat16(a, b)        the 32-bit lanes of a, then of b, saturated to
  *                        16-bit lanes
@@ -140,7 +143,8 @@ U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool 
         /* two bytes each: counted as below U+0800 */
         le7ff = v_or(le7ff, v_or(hs, ls));
     }
-    /* bit k: unit k is at least U+0080; bit VW / 2 + k: at least U+0800 */
+    /* per 128-bit part p, bit 16p + k: unit 8p + k is at least U+0080;
+     * bit 16p + 8 + k: at least U+0800 */
     m = ~v_mask16x2(le7f, le7ff) & U8K_MASK_ALL;
     /* 32-bit slots [0, lead, first, last]; group g of 4 units is in
      * 128-bit part g >> 1 of lo (g even) or hi (g odd) */
@@ -157,8 +161,9 @@ U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool 
     }
     _Pragma("GCC unroll 4") for (int g = 0; g < VW / 8; g++) {
         /* row e: bits 0-3 the group's units from U+0080 on, 4-7 from
-         * U+0800 on */
-        unsigned e = (m >> 4 * g & 0x0F) | (m >> (VW / 2 + 4 * g - 4) & 0xF0);
+         * U+0800 on (group g: units 4g..4g+3, in part g >> 1) */
+        unsigned s = 16 * (unsigned)(g >> 1) + 4 * (unsigned)(g & 1);
+        unsigned e = (m >> s & 0x0F) | (m >> (s + 4) & 0xF0);
         v_store_part(dst + n, v_lookup(g & 1 ? hi : lo, v_table(u8k_pack4[e])), g >> 1);
         n += 4 + (size_t)__builtin_popcount(e);
     }
