@@ -76,13 +76,29 @@ static uint32_t xcr0(void)
 
 #define ALL(x, bits) (((x) & (bits)) == (bits))
 
+bool u8k_x86_slow_pext(const char vendor[12], unsigned family)
+{
+    if (memcmp(vendor, "AuthenticAMD", 12) == 0)
+        return family < 0x19; /* Zen 3 is family 19h */
+    return memcmp(vendor, "HygonGenuine", 12) == 0;
+}
+
+/* Whether PEXT is slow here (set by detect, before the level). */
+static bool slow_pext_cache;
+
 static int detect(void)
 {
-    unsigned a, b, c, d, b7 = 0, c7 = 0, cx = 0, max;
+    unsigned a = 0, b, c, d, b7 = 0, c7 = 0, cx = 0, max, family;
     uint32_t x = 0;
+    char vendor[12];
     if (!__get_cpuid(0, &max, &b, &c, &d) || max < 1)
         return X86_NONE;
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
     __get_cpuid(1, &a, &b, &c, &d);
+    family = (a >> 8 & 0xF) == 0xF ? 0xF + (a >> 20 & 0xFF) : (a >> 8 & 0xF);
+    __atomic_store_n(&slow_pext_cache, u8k_x86_slow_pext(vendor, family), __ATOMIC_RELAXED);
     if (max >= 7)
         __cpuid_count(7, 0, a, b7, c7, d);
     if (__get_cpuid(0x80000001u, &a, &b, &cx, &d) == 0)
@@ -110,10 +126,10 @@ static int level_cache;
 
 static int x86_level(void)
 {
-    int l = __atomic_load_n(&level_cache, __ATOMIC_RELAXED);
+    int l = __atomic_load_n(&level_cache, __ATOMIC_ACQUIRE);
     if (l == X86_UNKNOWN) {
         l = detect();
-        __atomic_store_n(&level_cache, l, __ATOMIC_RELAXED);
+        __atomic_store_n(&level_cache, l, __ATOMIC_RELEASE);
     }
     return l;
 }
@@ -155,6 +171,19 @@ static bool cpu_has(const u8k_kernels *k)
     return k == &u8k_scalar_kernels;
 }
 
+/* The table to run for candidate k: on a CPU whose PEXT is slow, AVX2's
+ * variant without it (x86/x86.h). */
+static const u8k_kernels *fit(const u8k_kernels *k)
+{
+#ifdef UTF8KIT_HAVE_X86_SIMD
+    /* (x86_level runs the detection that sets slow_pext_cache) */
+    if (k == &u8k_avx2_kernels && x86_level() >= X86_AVX2 &&
+        __atomic_load_n(&slow_pext_cache, __ATOMIC_RELAXED))
+        return &u8k_avx2_slow_pext_kernels;
+#endif
+    return k;
+}
+
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */
 const u8k_kernels *u8k_active_kernels;
 
@@ -165,12 +194,12 @@ static const u8k_kernels *choose(void)
     if (force != NULL && *force != '\0') {
         for (i = 0; i < N_CANDIDATES; i++)
             if (strcmp(candidates[i]->name, force) == 0)
-                return cpu_has(candidates[i]) ? candidates[i] : &u8k_scalar_kernels;
+                return cpu_has(candidates[i]) ? fit(candidates[i]) : &u8k_scalar_kernels;
         return &u8k_scalar_kernels;
     }
     for (i = 0; i < N_CANDIDATES; i++)
         if (cpu_has(candidates[i]))
-            return candidates[i];
+            return fit(candidates[i]);
     return &u8k_scalar_kernels;
 }
 
@@ -208,7 +237,7 @@ utf8kit_status utf8kit_impl_select(const char *name)
         return UTF8KIT_ERR_INVALID_ARGUMENT;
     for (j = 0; j < N_CANDIDATES; j++)
         if (strcmp(candidates[j]->name, name) == 0 && cpu_has(candidates[j])) {
-            __atomic_store_n(&u8k_active_kernels, candidates[j], __ATOMIC_RELEASE);
+            __atomic_store_n(&u8k_active_kernels, fit(candidates[j]), __ATOMIC_RELEASE);
             return UTF8KIT_OK;
         }
     return UTF8KIT_ERR_INVALID_ARGUMENT;

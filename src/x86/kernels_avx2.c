@@ -283,3 +283,22 @@ const u8k_kernels u8k_avx2_kernels = {
     simd_utf8_to_latin1_pext,
     simd_count_assume_valid,
 };
+
+/* For a CPU whose PEXT is slow (x86/x86.h): the same, with the
+ * operations that use PEXT from SSE4.2. */
+const u8k_kernels u8k_avx2_slow_pext_kernels = {
+    "avx2",
+    simd_is_valid,
+    simd_validate,
+    simd_ascii_prefix,
+    simd_count,
+    simd_utf16_length,
+    simd_validate_counts,
+    simd_utf8_to_utf16_pext,
+    simd_utf8_to_utf32_pext,
+    u8k_sse42_utf16_to_utf8,
+    u8k_sse42_utf32_to_utf8,
+    u8k_sse42_latin1_to_utf8,
+    u8k_sse42_utf8_to_latin1,
+    simd_count_assume_valid,
+};

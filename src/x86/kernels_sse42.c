@@ -185,6 +185,28 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
 #include "simd/shuffle_to_utf8.h"
 #include "simd/shuffle_latin1.h"
 
+/* For the AVX2 kernel on a CPU with a slow PEXT (x86/x86.h). */
+utf8kit_result u8k_sse42_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
+                                       size_t cap, unsigned flags)
+{
+    return simd_utf16_to_utf8_shuffle(src, len, dst, cap, flags);
+}
+utf8kit_result u8k_sse42_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
+                                       size_t cap, unsigned flags)
+{
+    return simd_utf32_to_utf8_shuffle(src, len, dst, cap, flags);
+}
+utf8kit_result u8k_sse42_latin1_to_utf8(const unsigned char *src, size_t len, unsigned char *dst,
+                                        size_t cap)
+{
+    return simd_latin1_to_utf8_shuffle(src, len, dst, cap);
+}
+utf8kit_result u8k_sse42_utf8_to_latin1(const unsigned char *src, size_t len, unsigned char *dst,
+                                        size_t cap, unsigned flags)
+{
+    return simd_utf8_to_latin1_shuffle(src, len, dst, cap, flags);
+}
+
 const u8k_kernels u8k_sse42_kernels = {
     "sse42",
     simd_is_valid,
