@@ -85,3 +85,53 @@ def mutate(rng, b):
             i = rng.randrange(len(b))
             del b[i:i + rng.randint(1, 3)]
     return bytes(b)
+
+
+class Checks:
+    """Counts checks and failures; prints the first `show` failures
+    (SHOW in the environment, default 30). msg is called only on a
+    failure."""
+
+    def __init__(self):
+        self.checks = self.failures = 0
+        self.show = int(os.environ.get("SHOW", "30"))
+
+    def __call__(self, cond, msg):
+        self.checks += 1
+        if not cond:
+            self.failures += 1
+            if self.failures <= self.show:
+                print("FAILED:", msg())
+
+
+def convert(L, frm, to, data, policy=0):
+    """utf8kit_convert of data (policy: 0 STRICT, 1 REPLACE) into a buffer
+    with room to spare; (result, output bytes)."""
+    opt = Options(policy, 0, 0, False)
+    src = ctypes.create_string_buffer(data, max(len(data), 1))
+    cap = 8 * len(data) + 16
+    buf = ctypes.create_string_buffer(cap)
+    r = L.utf8kit_convert(frm, to, src, len(data), buf, cap, ctypes.byref(opt))
+    return r, buf.raw[:r.written]
+
+
+def case_inputs():
+    """The inputs (hex before '->') of every cases.txt of the third-party
+    test data in $UTF8KIT_TESTDATA; none without it."""
+    d = os.environ.get("UTF8KIT_TESTDATA")
+    out = []
+    if not d or not os.path.isdir(d):
+        return out
+    for name in sorted(os.listdir(d)):
+        p = os.path.join(d, name, "cases.txt")
+        if not os.path.exists(p):
+            continue
+        with open(p, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("#") or "->" not in line:
+                    continue
+                try:
+                    out.append(bytes(int(h, 16) for h in line.split("->")[0].split()))
+                except ValueError:
+                    pass
+    return out

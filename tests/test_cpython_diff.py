@@ -24,13 +24,12 @@ Deliberate differences, not compared:
    with the WHATWG values instead.
 """
 import ctypes
-import os
 import random
 import sys
 import time
 
 import libtest
-from libtest import Options, Result, kernels, load
+from libtest import Options, Result, case_inputs, kernels, load
 
 L = load()
 
@@ -288,27 +287,6 @@ def random_text(n):
 
 def mutate(b):
     return libtest.mutate(rng, b)
-
-
-def case_inputs():
-    d = os.environ.get("UTF8KIT_TESTDATA")
-    out = []
-    if not d:
-        return out
-    for name in sorted(os.listdir(d)):
-        p = os.path.join(d, name, "cases.txt")
-        if not os.path.exists(p):
-            continue
-        with open(p, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("#") or "->" not in line:
-                    continue
-                hexpart = line.split("->")[0].split()
-                try:
-                    out.append(bytes(int(h, 16) for h in hexpart))
-                except ValueError:
-                    pass
-    return out
 
 
 def inputs_for(codec, count, cases):

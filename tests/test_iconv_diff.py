@@ -24,11 +24,11 @@ whole test (exit 77) when no pair runs.
 import ctypes
 import ctypes.util
 import errno
-import os
 import random
 import sys
 
-from libtest import Options, kernels, load, mutate, random_text
+import libtest
+from libtest import Checks, case_inputs, kernels, load, mutate, random_text
 
 L = load()
 OK, TRUNCATED, UNREPRESENTABLE = 0, 7, 10
@@ -55,17 +55,7 @@ except AttributeError:
     print("skipped: no iconv in the C library (glibc has it)")
     sys.exit(77)
 
-failures = 0
-checks = 0
-
-
-def check(cond, msg):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        if failures <= int(os.environ.get("SHOW", "30")):
-            print("FAILED:", msg())
+check = Checks()
 
 
 def iconv_open(frm, to):
@@ -87,12 +77,7 @@ def iconv(cd, data):
 
 
 def convert(frm, to, data):
-    opt = Options(STRICT, 0, 0, False)
-    src = ctypes.create_string_buffer(data, max(len(data), 1))
-    cap = 8 * len(data) + 16
-    buf = ctypes.create_string_buffer(cap)
-    r = L.utf8kit_convert(frm, to, src, len(data), buf, cap, ctypes.byref(opt))
-    return r, buf.raw[:r.written]
+    return libtest.convert(L, frm, to, data, STRICT)
 
 
 def inputs(rng, name, count):
@@ -116,26 +101,6 @@ def inputs(rng, name, count):
         b = b"".join(rng.choice(pool).to_bytes(unit, order) for _ in range(rng.randint(1, 8)))
         ins.append(b + (b"\x00" if rng.random() < 0.2 else b""))
     return ins
-
-
-def case_inputs():
-    d = os.environ.get("UTF8KIT_TESTDATA")
-    out = []
-    if not d or not os.path.isdir(d):
-        return out
-    for name in sorted(os.listdir(d)):
-        p = os.path.join(d, name, "cases.txt")
-        if not os.path.exists(p):
-            continue
-        with open(p, encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("#") or "->" not in line:
-                    continue
-                try:
-                    out.append(bytes(int(h, 16) for h in line.split("->")[0].split()))
-                except ValueError:
-                    pass
-    return out
 
 
 def compare(kern, frm, to, data, got):
@@ -188,9 +153,9 @@ def main():
     n = sum(len(r) for _, _, r in work)
     bad = sum(1 for _, _, r in work for _, g in r if g[0])
     print("iconv_diff: %d pairs (%s skipped), %d inputs (%d rejected by iconv), %d checks, %d failed"
-          % (len(work), ", ".join(skipped) or "none", n, bad, checks, failures))
+          % (len(work), ", ".join(skipped) or "none", n, bad, check.checks, check.failures))
     check(bad > n // 10 and n - bad > n // 10, lambda: "too few inputs of a kind")
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if check.failures else 0)
 
 
 if __name__ == "__main__":

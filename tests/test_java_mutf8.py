@@ -25,14 +25,14 @@ fewer U+FFFD than CPython, WHATWG and utf8kit).
 
 Skipped (exit 77) without javac and java: install default-jdk-headless.
 """
-import ctypes
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 
-from libtest import Options, kernels, load
+import libtest
+from libtest import Checks, kernels, load
 
 JAVA_SRC = r"""
 import java.io.*;
@@ -98,26 +98,11 @@ def java_cases(count):
 
 
 L = load()
-failures = 0
-checks = 0
-
-
-def check(cond, msg):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        if failures <= 30:
-            print("FAILED:", msg())
+check = Checks()
 
 
 def convert(frm, to, data, policy=STRICT):
-    opt = Options(policy, 0, 0, False)
-    src = ctypes.create_string_buffer(data, max(len(data), 1))
-    cap = 4 * len(data) + 16
-    buf = ctypes.create_string_buffer(cap)
-    r = L.utf8kit_convert(frm, to, src, len(data), buf, cap, ctypes.byref(opt))
-    return r, buf.raw[:r.written]
+    return libtest.convert(L, frm, to, data, policy)
 
 
 def units(u16):
@@ -208,10 +193,10 @@ def main():
             check_case(kern.decode(), u16, m)
     L.utf8kit_impl_select(None)
     print("java_mutf8: %d strings from Java (%d with an unpaired surrogate), %d checks, %d failed"
-          % (len(cases), lone, checks, failures))
+          % (len(cases), lone, check.checks, check.failures))
     # both kinds of case must be there, or the test checks less than it says
     check(lone > 100 and len(cases) - lone > 1000, lambda: "too few cases of a kind")
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if check.failures else 0)
 
 
 if __name__ == "__main__":

@@ -21,13 +21,13 @@ Checked on every kernel, fixed seed:
 
 Skipped (exit 77) without perl (Debian's perl-base is always there).
 """
-import ctypes
 import random
 import shutil
 import subprocess
 import sys
 
-from libtest import Options, kernels, load
+import libtest
+from libtest import Checks, kernels, load
 
 PERL_ENCODE = r"""
 no warnings;
@@ -57,17 +57,7 @@ STRICT = 0
 UTF32LE, RFC2279 = 4, 13
 
 L = load()
-failures = 0
-checks = 0
-
-
-def check(cond, msg):
-    global failures, checks
-    checks += 1
-    if not cond:
-        failures += 1
-        if failures <= 30:
-            print("FAILED:", msg())
+check = Checks()
 
 
 def perl(script, lines):
@@ -80,12 +70,7 @@ def perl(script, lines):
 
 
 def convert(frm, to, data):
-    opt = Options(STRICT, 0, 0, False)
-    src = ctypes.create_string_buffer(data, max(len(data), 1))
-    cap = 8 * len(data) + 16
-    buf = ctypes.create_string_buffer(cap)
-    r = L.utf8kit_convert(frm, to, src, len(data), buf, cap, ctypes.byref(opt))
-    return r, buf.raw[:r.written]
+    return libtest.convert(L, frm, to, data, STRICT)
 
 
 def u32(values):
@@ -170,9 +155,9 @@ def main():
     L.utf8kit_impl_select(None)
     accepted = sum(1 for b, d in zip(raw, dec) if d != "bad" and not has_surrogate(b))
     print("perl_rfc2279: %d values, %d byte strings (%d valid), %d compared, %d checks, %d failed"
-          % (len(vals), len(raw), accepted, compared, checks, failures))
+          % (len(vals), len(raw), accepted, compared, check.checks, check.failures))
     check(accepted > 2000 and len(raw) - accepted > 2000, lambda: "too few cases of a kind")
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if check.failures else 0)
 
 
 if __name__ == "__main__":

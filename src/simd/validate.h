@@ -910,6 +910,22 @@ static size_t simd_utf16_length(const unsigned char *s, size_t len)
  * last part counts as characters (not as F0..FF) and is taken off. */
 U8K_INLINE size_t u8k_count_f0(u8k_v v) { return v_count_gt(v_xor(v, v_splat(0x80)), 0x6F); }
 
+/* The count of valid text s[i..len) with fewer than 4 VW bytes left:
+ * VW at a time, then the last part (its zero padding is not counted). */
+U8K_INLINE size_t u8k_count_av_rest(const unsigned char *s, size_t i, size_t len, bool utf16)
+{
+    size_t n = 0;
+    for (; i + VW <= len; i += VW) {
+        u8k_v a = v_load(s + i);
+        n += v_count_gt(a, -65) + (utf16 ? u8k_count_f0(a) : 0);
+    }
+    if (i < len) {
+        u8k_v a = v_load_part(s + i, len - i);
+        n += v_count_gt(a, -65) - (VW - (len - i)) + (utf16 ? u8k_count_f0(a) : 0);
+    }
+    return n;
+}
+
 #ifndef U8K_OWN_VCHECK
 /* Without a compare into a mask register, the counts add up bytewise in
  * a vector, 1 for each byte above BF as signed (-65: a character start)
@@ -921,7 +937,7 @@ U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16
 {
     const u8k_v f0 = v_splat(0xF0);
     u8k_v sums = v_splat(0);
-    size_t i = 0, n;
+    size_t i = 0;
     while (i + 4 * VW <= len) {
         size_t steps = (len - i) / (4 * VW);
         u8k_v acc = v_splat(0);
@@ -939,16 +955,7 @@ U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16
         }
         sums = v_sad_add(sums, acc);
     }
-    n = (size_t)v_sum64(sums);
-    for (; i + VW <= len; i += VW) {
-        u8k_v a = v_load(s + i);
-        n += v_count_gt(a, -65) + (utf16 ? u8k_count_f0(a) : 0);
-    }
-    if (i < len) {
-        u8k_v a = v_load_part(s + i, len - i);
-        n += v_count_gt(a, -65) - (VW - (len - i)) + (utf16 ? u8k_count_f0(a) : 0);
-    }
-    return n;
+    return (size_t)v_sum64(sums) + u8k_count_av_rest(s, i, len, utf16);
 }
 #else
 U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16)
@@ -962,15 +969,7 @@ U8K_INLINE size_t u8k_count_av_gt(const unsigned char *s, size_t len, bool utf16
         if (utf16 && v_high(v_subs(v_max(v_max(a, b), v_max(c, d)), v_splat(0x70))) != 0)
             n += u8k_count_f0(a) + u8k_count_f0(b) + u8k_count_f0(c) + u8k_count_f0(d);
     }
-    for (; i + VW <= len; i += VW) {
-        u8k_v a = v_load(s + i);
-        n += v_count_gt(a, -65) + (utf16 ? u8k_count_f0(a) : 0);
-    }
-    if (i < len) {
-        u8k_v a = v_load_part(s + i, len - i);
-        n += v_count_gt(a, -65) - (VW - (len - i)) + (utf16 ? u8k_count_f0(a) : 0);
-    }
-    return n;
+    return n + u8k_count_av_rest(s, i, len, utf16);
 }
 #endif
 #ifdef U8K_OWN_VCHECK

@@ -267,38 +267,26 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/shuffle_to_utf8.h"
 #include "simd/pext_latin1.h"
 
-const u8k_kernels u8k_avx2_kernels = {
-    "avx2",
-    simd_is_valid,
-    simd_validate,
-    simd_ascii_prefix,
-    simd_count,
-    simd_utf16_length,
-    simd_validate_counts,
-    simd_utf8_to_utf16_pext,
-    simd_utf8_to_utf32_pext,
-    simd_utf16_to_utf8_shuffle,
-    simd_utf32_to_utf8_shuffle,
-    simd_latin1_to_utf8_pext,
-    simd_utf8_to_latin1_pext,
-    simd_count_assume_valid,
-};
-
-/* For a CPU whose PEXT is slow (x86/x86.h): the same, with the
- * operations that use PEXT from SSE4.2. */
-const u8k_kernels u8k_avx2_slow_pext_kernels = {
-    "avx2",
-    simd_is_valid,
-    simd_validate,
-    simd_ascii_prefix,
-    simd_count,
-    simd_utf16_length,
-    simd_validate_counts,
-    simd_utf8_to_utf16_pext,
-    simd_utf8_to_utf32_pext,
-    u8k_sse42_utf16_to_utf8,
-    u8k_sse42_utf32_to_utf8,
-    u8k_sse42_latin1_to_utf8,
-    u8k_sse42_utf8_to_latin1,
-    simd_count_assume_valid,
-};
+/* The table, its four operations that use PEXT given: AVX2's own, or for
+ * a CPU whose PEXT is slow (x86/x86.h) SSE4.2's. */
+#define U8K_AVX2_TABLE(from16, from32, from_latin1, to_latin1)                            \
+    {"avx2",                                                                            \
+     simd_is_valid,                                                                     \
+     simd_validate,                                                                     \
+     simd_ascii_prefix,                                                                 \
+     simd_count,                                                                        \
+     simd_utf16_length,                                                                 \
+     simd_validate_counts,                                                              \
+     simd_utf8_to_utf16_pext,                                                           \
+     simd_utf8_to_utf32_pext,                                                           \
+     from16,                                                                            \
+     from32,                                                                            \
+     from_latin1,                                                                       \
+     to_latin1,                                                                         \
+     simd_count_assume_valid}
+const u8k_kernels u8k_avx2_kernels =
+    U8K_AVX2_TABLE(simd_utf16_to_utf8_shuffle, simd_utf32_to_utf8_shuffle,
+                   simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext);
+const u8k_kernels u8k_avx2_slow_pext_kernels =
+    U8K_AVX2_TABLE(u8k_sse42_utf16_to_utf8, u8k_sse42_utf32_to_utf8, u8k_sse42_latin1_to_utf8,
+                   u8k_sse42_utf8_to_latin1);
