@@ -928,8 +928,9 @@ U8K_INLINE size_t u8k_count_av_rest(const unsigned char *s, size_t i, size_t len
 
 #ifndef U8K_OWN_VCHECK
 /* Without a compare into a mask register, the counts add up bytewise in
- * a vector, 1 for each byte above BF as signed (-65: a character start)
- * and, for UTF-16, 1 more for each F0..FF (a surrogate pair): at most 8
+ * a vector, 1 for each byte that is not 80..BF (as a signed byte, above
+ * -65: a character starts there) and, for UTF-16, 1 more for each
+ * F0..FF (a surrogate pair): at most 8
  * a step of 4 vectors, so 31 steps fit a byte before they are summed into
  * 64-bit lanes. Two instructions a vector, where moving each compare to
  * a general register and counting its bits takes three. */

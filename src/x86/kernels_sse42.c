@@ -41,12 +41,12 @@ U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return _mm_max_epu8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives -1 there). */
+U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, t)); }
 /* acc + 1 in every byte where v > t (signed; the compare gives -1 there) */
 U8K_INLINE u8k_v v_inc_gt(u8k_v acc, u8k_v v, signed char t)
 {
     return _mm_sub_epi8(acc, _mm_cmpgt_epi8(v, _mm_set1_epi8(t)));
 }
-U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, t)); }
 /* w + the sums of each 8 bytes of v (psadbw), in 64-bit lanes. */
 U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 {
