@@ -114,9 +114,9 @@ int main(void)
     check_rule();
     check_table();
     check_results();
-#else
-    printf("  (not an x86-64 build: nothing to check)\n");
-    CHECK(1, "nothing");
-#endif
     return test_done("dispatch");
+#else
+    printf("skipped: not an x86-64 build (nothing to check)\n");
+    return 77;
+#endif
 }

@@ -317,7 +317,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
     while (b + VW <= len && o + VW <= cap) {
         u8k_v w = v_load(src + b);
         uint64_t high = v_high(w), lead, tail, m2, e0, e;
-        bool run;
         if (high == 0) {
             /* All ASCII: valid unless prev ends inside a character.
              * So are the ASCII blocks after it (a loop of their own:
@@ -397,11 +396,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
                 goto rest;
             o += u8k_block_units(w, prev, e, 3, be, wide, dst + o, dst32 + o);
         }
-        /* A block with no ASCII byte and 3-byte characters: the text
-         * after it goes to u8k_three_run while it is such characters,
-         * then the blocks go on from where that stopped (a character
-         * start, after nothing pending). */
-        run = U8K_THREE_RUNS && high == U8K_BLOCK_BITS && e0 != 0;
         done = b + 64 - (size_t)__builtin_clzll(e);
         od = o;
         prev = w;
@@ -409,7 +403,11 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
         pe0 = e0;
         b += VW;
 #if U8K_THREE_RUNS
-        if (run) {
+        /* A block with no ASCII byte and 3-byte characters: the text
+         * after it goes to u8k_three_run while it is such characters,
+         * then the blocks go on from where that stopped (a character
+         * start, after nothing pending). */
+        if (high == U8K_BLOCK_BITS && e0 != 0) {
             size_t t = u8k_three_run(src + done, len - done,
                                      wide ? (void *)(dst32 + o) : (void *)(dst + o), cap - o, be,
                                      wide);
@@ -420,8 +418,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
                 pm2 = pe0 = 0;
             }
         }
-#else
-        (void)run;
 #endif
     }
 rest:

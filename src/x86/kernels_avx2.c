@@ -202,7 +202,7 @@ U8K_INLINE uint32_t v_mask16x2(u8k_v a, u8k_v b)
 }
 /* (movemask gives two bits per lane: PEXT keeps one; a pack first and
  * moving the parts together was 4-16% slower on 2-byte text. AMD cores
- * with a slow PEXT do not run this: see x86_slow_pext in dispatch.c) */
+ * with a slow PEXT do not run this: see u8k_x86_slow_pext in x86/x86.h) */
 U8K_INLINE uint32_t v_mask16(u8k_v a)
 {
     return _pext_u32((uint32_t)_mm256_movemask_epi8(a), 0x55555555u);
@@ -250,10 +250,10 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 {
     /* packed, lane 0 holds units 0..3 twice and lane 1 units 4..7:
      * quadwords 0 and 2 together */
-    __m128i u = _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08));
+    u8k_v u = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
     if (be)
-        u = _mm_shuffle_epi8(u, _mm_setr_epi8(1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14));
-    _mm_storeu_si128((__m128i *)(void *)d, u);
+        u = v_bswap16(u);
+    _mm_storeu_si128((__m128i *)(void *)d, _mm256_castsi256_si128(u));
 }
 
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
