@@ -277,24 +277,26 @@ static void known_answers(void)
 
 /* The shuffle tables of the SSE4.2 / AVX2 / NEON kernels, built there by
  * macros from closed forms, against a direct construction: the used
- * bytes of each slot, in order (pack4: 4-byte slots, a unit of length L
- * in its last L bytes; pack2: 2-byte slots, an ASCII unit in its second
- * byte), then indices that select zero (80 and up). */
+ * bytes of each slot, in order (pack3: 4-byte slots whose bytes 0, 3 and
+ * 1, 2, 3 and 1 are the forms of 1, 2 and 3 bytes; pack2: 2-byte slots,
+ * an ASCII unit in its second byte), then indices that select zero (80
+ * and up). */
 static void tables(void)
 {
+    static const unsigned char picks[4][3] = {{0}, {0}, {3, 1}, {2, 3, 1}};
     for (unsigned e = 0; e < 256; e++) {
         unsigned char exp[16];
         size_t n = 0, j;
-        if ((e >> 4) & ~e & 15)
+        if ((e >> 1) & ~e & 0x55)
             continue; /* a unit from U+0800 on is from U+0080 on */
         for (unsigned k = 0; k < 4; k++) {
-            unsigned len = 1 + (e >> k & 1) + (e >> (4 + k) & 1);
-            for (unsigned b = 4 - len; b < 4; b++)
-                exp[n++] = (unsigned char)(4 * k + b);
+            unsigned len = 1 + (e >> 2 * k & 1) + (e >> (2 * k + 1) & 1);
+            for (unsigned b = 0; b < len; b++)
+                exp[n++] = (unsigned char)(4 * k + picks[len][b]);
         }
         for (j = 0; j < 16; j++)
-            CHECK(j < n ? u8k_pack4[e][j] == exp[j] : u8k_pack4[e][j] >= 0x80,
-                  "u8k_pack4[%u][%zu] = %u", e, j, u8k_pack4[e][j]);
+            CHECK(j < n ? u8k_pack3[e][j] == exp[j] : u8k_pack3[e][j] >= 0x80,
+                  "u8k_pack3[%u][%zu] = %u", e, j, u8k_pack3[e][j]);
     }
     for (unsigned m = 0; m < 256; m++) {
         unsigned char exp[16];

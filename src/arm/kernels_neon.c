@@ -181,6 +181,15 @@ U8K_INLINE uint32_t v_mask16x2(u8k_v a, u8k_v b)
     return vaddvq_u16(vandq_u16(vreinterpretq_u16_u8(a), wv)) |
            (uint32_t)vaddvq_u16(vandq_u16(vreinterpretq_u16_u8(b), wv)) << 8;
 }
+/* (the place values of a's lanes are the even bits, b's the odd ones:
+ * disjoint, so one sum of both) */
+U8K_INLINE uint32_t v_mask16i(u8k_v a, u8k_v b)
+{
+    static const uint16_t wa[8] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
+    static const uint16_t wb[8] = {2, 8, 32, 128, 512, 2048, 8192, 32768};
+    return vaddvq_u16(vorrq_u16(vandq_u16(vreinterpretq_u16_u8(a), vld1q_u16(wa)),
+                                vandq_u16(vreinterpretq_u16_u8(b), vld1q_u16(wb))));
+}
 U8K_INLINE u8k_v v_pack8(u8k_v a, u8k_v b)
 {
     return vcombine_u8(vqmovn_u16(vreinterpretq_u16_u8(a)), vqmovn_u16(vreinterpretq_u16_u8(b)));

@@ -14,15 +14,15 @@
  *  - all below U+0800: each unit's 1 or 2 bytes at the end of its 16-bit
  *    slot, packed 8 slots at a time by one byte shuffle (u8k_pack2 of
  *    simd/utf8_pack4.h);
- *  - otherwise each unit's 1 to 3 bytes at the end of a 32-bit slot, a
- *    surrogate pair's 4 bytes as 2 in the slot of each half, packed 4
- *    slots at a time by one byte shuffle from a table indexed by their
- *    lengths (u8k_pack4), each 16-byte store overwriting the unused end
- *    of the one before. (The per-slot UTF-8 form and the table of
- *    shuffles follow the idea of Lemire and Muła, "Transcoding Billions
- *    of Unicode Characters per Second with SIMD Instructions", Software:
- *    Practice and Experience 52(2), 2022; the slot layout that makes each
- *    row a closed form, built by macros, is ours.)
+ *  - otherwise each unit's 1 to 3 bytes are among the 4 bytes of a
+ *    32-bit slot, a surrogate pair's 4 bytes as 2 in the slot of each
+ *    half, packed 4 slots at a time by one byte shuffle from a table
+ *    indexed by their lengths (u8k_pack3), each 16-byte store
+ *    overwriting the unused end of the one before. (The per-slot UTF-8
+ *    bytes and the table of shuffles follow the idea of Lemire and Muła,
+ *    "Transcoding Billions of Unicode Characters per Second with SIMD
+ *    Instructions", Software: Practice and Experience 52(2), 2022; the
+ *    slot layout and the rows as closed forms built by macros are ours.)
  * A UTF-32 block with a value from U+10000 on takes 1 to 4 bytes from
  * each 32-bit lane, packed 4 lanes at a time by a row of u8k_pack4x. A
  * UTF-16 block with an unpaired surrogate, and a UTF-32 block with a
@@ -42,11 +42,11 @@
  *   v_zip16(a, b, h)     the lanes of a and b interleaved, a's first:
  *                        h = 0 the low half of each 128-bit part, h = 1
  *                        the high half
- *   v_mask16x2(a, b)     per 128-bit part p (lanes 8p..8p+7): bit
- *                        16p + k set when lane 8p + k of a is all ones,
- *                        bit 16p + 8 + k when lane 8p + k of b is (lanes
- *                        all ones or zero; with 16-byte vectors, bits
- *                        0-7 for a, 8-15 for b)
+ *   v_mask16i(a, b)      bit 2k set when lane k of a is all ones, bit
+ *                        2k + 1 when lane k of b is (lanes all ones or
+ *                        zero)
+ *   v_mask16x2(a, b)     (16-byte vectors only) bits 0-7 set when lanes
+ *                        0-7 of a are all ones, bits 8-15 for those of b
  *   v_mask16(a)          bit k set when lane k of a is all ones (32-byte
  *                        vectors only)
  *   v_pack8(a, b)        the lanes of a, then of b, saturated to bytes
@@ -84,7 +84,7 @@ typedef struct u8k_units {
     u8k_v v[U8K_NV];
 } u8k_units;
 
-/* Every bit of a mask from v_mask16x2: VW of them. */
+/* Every bit of a mask from v_mask16x2 or v_mask16i: VW of them. */
 #define U8K_MASK_ALL ((uint32_t)((UINT64_C(1) << VW) - 1))
 
 /* The constants of the kernels below, made once per call and pinned
@@ -93,66 +93,76 @@ typedef struct u8k_units {
  * the pins the UTF-32 kernels of SSE4.2 and AVX2 lost 3-5% on text of
  * 2- and 3-byte characters. */
 typedef struct u8k_enc_k {
-    u8k_v x7f, x7ff, e000, x3f, x40, x8080, x80c0, f800, d800;
+    u8k_v x7f, x7ff, x3f, x80c0, f800, d800;
+    u8k_v dup, x3f7f, x8000, x3f00, x80e0;
 } u8k_enc_k;
+
+/* Byte 2k and 2k + 1: byte 2k (the low byte of each 16-bit lane to both
+ * of its bytes) */
+static const unsigned char u8k_dup_low[16] = {0, 0, 2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14};
 
 U8K_INLINE void u8k_enc_init(u8k_enc_k *k)
 {
     k->x7f = v_pin(v_splat16(0x7F));
     k->x7ff = v_pin(v_splat16(0x7FF));
-    k->e000 = v_pin(v_splat16(0xE000));
     k->x3f = v_pin(v_splat16(0x3F));
-    k->x40 = v_pin(v_splat16(0x40));
-    k->x8080 = v_pin(v_splat16(0x8080));
     k->x80c0 = v_pin(v_splat16(0x80C0));
     k->f800 = v_pin(v_splat16(0xF800));
     k->d800 = v_pin(v_splat16(0xD800));
+    k->dup = v_pin(v_table(u8k_dup_low));
+    k->x3f7f = v_pin(v_splat16(0x3F7F));
+    k->x8000 = v_pin(v_splat16(0x8000));
+    k->x3f00 = v_pin(v_splat16(0x3F00));
+    k->x80e0 = v_pin(v_splat16(0x80E0));
 }
 
 /* The VW / 2 units of u to UTF-8 at dst; returns the number of bytes, at
- * most 3 VW / 2; writes up to 3 VW / 2 + 4 bytes. Without pairs, no unit
- * is a surrogate. With pairs, hs and ls mark the high and low
- * surrogates, every low one follows a high one, and prev holds each
- * unit's predecessor: a pair then takes two slots of 2 bytes each
- * (F0 | v >> 8, 80 | v >> 2 & 3F for the high one h, v = h + 40, whose
- * low 11 bits are the top bits of the value less 10000 plus 40
- * (10000 >> 10); 80 | (v & 3) << 4 | l >> 6 & F, 80 | l & 3F for the low
- * one l). */
+ * most 3 VW / 2; writes up to 3 VW / 2 + 4 bytes. Each unit gets the
+ * 32-bit slot of u8k_pack3 (simd/utf8_pack4.h) as two 16-bit halves,
+ *   a = u & 7F | (80 | u & 3F) << 8: the low byte copied to both bytes
+ *       (one shuffle), masked, the tail mark set;
+ *   b = E0 | u >> 12 | (80 | u >> 6 & 3F) << 8, with 40 more in the high
+ *       byte below U+0800 (the lead C0 | u >> 6 of a 2-byte form; the
+ *       mask of those lanes shifted up by 14 sets it).
+ * Without pairs, no unit is a surrogate. With pairs, hs and ls mark the
+ * high and low surrogates, every low one follows a high one, and prev
+ * holds each unit's predecessor: a pair then takes two slots of 2 bytes
+ * each (bytes 3 and 1 of the slot). For the high one h, v = h + 40, whose
+ * low 11 bits are the top bits of the value less 10000 plus 40 (10000 >>
+ * 10): F0 | v >> 8 & 7, 80 | v >> 2 & 3F. For the low one l: 80 | (v & 3)
+ * << 4 | l >> 6 & F (v of the high one before it), 80 | l & 3F. */
 U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool pairs, u8k_v prev,
                           u8k_v hs, u8k_v ls)
 {
     u8k_v le7f = v_le16(u, k->x7f), le7ff = v_le16(u, k->x7ff);
-    /* the lead of a 3-byte form, E0 | u >> 12, in the high byte */
-    u8k_v lead = v_or(v_shl16(v_shr16(u, 12), 8), k->e000);
-    /* the last two bytes, first one low: 80 | (u >> 6) & 3F (C0 | u >> 6
-     * for a 2-byte form) and 80 | u & 3F; an ASCII unit is the last byte */
-    u8k_v tail = v_or(v_or(v_and(v_shr16(u, 6), k->x3f), v_shl16(v_and(u, k->x3f), 8)),
-                      v_or(k->x8080, v_and(v_andnot(le7ff, le7f), k->x40)));
+    u8k_v a = v_or(v_and(v_lookup(u, k->dup), k->x3f7f), k->x8000);
+    u8k_v b = v_or(v_or(v_and(v_shl16(u, 2), k->x3f00), v_shr16(u, 12)),
+                   v_or(k->x80e0, v_shl16(le7ff, 14)));
     u8k_v lo, hi;
     uint32_t m;
     size_t n = 0;
-    tail = v_blend(tail, v_shl16(u, 8), le7f);
     if (pairs) {
-        u8k_v v = v_add16(u, k->x40), pv = v_add16(prev, k->x40);
-        u8k_v th = v_or(v_or(v_and(v_shr16(v, 8), v_splat16(7)), v_splat16(0x80F0)),
-                        v_shl16(v_and(v_shr16(v, 2), k->x3f), 8));
-        /* the 3-byte tail of l has 30 in its first byte: bits 4-5 of it
-         * become the low two bits of the high one's v */
-        u8k_v tl = v_or(v_andnot(tail, v_splat16(0x30)), v_shl16(v_and(pv, v_splat16(3)), 4));
-        tail = v_blend(v_blend(tail, th, hs), tl, ls);
+        u8k_v v = v_add16(u, v_splat16(0x40)), pv = v_add16(prev, v_splat16(0x40));
+        /* high one: F0 | v >> 8 & 7 as byte 3, 80 | v >> 2 & 3F as byte 1 */
+        u8k_v bh = v_or(v_and(v, v_splat16(0x0700)), v_splat16(0xF000));
+        u8k_v ah = v_or(v_and(v_shl16(v, 6), k->x3f00), k->x8000);
+        /* low one: byte 3 of b is 80 | 30 | l >> 6 & F; bits 4-5 become
+         * the low two bits of the high one's v */
+        u8k_v bl = v_or(v_andnot(b, v_splat16(0x3000)), v_shl16(v_and(pv, v_splat16(3)), 12));
+        a = v_blend(a, ah, hs);
+        b = v_blend(v_blend(b, bh, hs), bl, ls);
         /* two bytes each: counted as below U+0800 */
         le7ff = v_or(le7ff, v_or(hs, ls));
     }
-    /* per 128-bit part p, bit 16p + k: unit 8p + k is at least U+0080;
-     * bit 16p + 8 + k: at least U+0800 */
-    m = ~v_mask16x2(le7f, le7ff) & U8K_MASK_ALL;
-    /* 32-bit slots [0, lead, first, last]; group g of 4 units is in
-     * 128-bit part g >> 1 of lo (g even) or hi (g odd) */
-    lo = v_zip16(lead, tail, 0);
-    hi = v_zip16(lead, tail, 1);
+    /* bit 2j: unit j is at least U+0080; bit 2j + 1: at least U+0800 */
+    m = ~v_mask16i(le7f, le7ff) & U8K_MASK_ALL;
+    /* 32-bit slots (a, b); group g of 4 units is in 128-bit part g >> 1
+     * of lo (g even) or hi (g odd) */
+    lo = v_zip16(a, b, 0);
+    hi = v_zip16(a, b, 1);
     if (m == U8K_MASK_ALL) {
         /* all 3 bytes: row FF, fixed places */
-        u8k_v row = v_table(u8k_pack4[0xFF]);
+        u8k_v row = v_table(u8k_pack3[0xFF]);
         lo = v_lookup(lo, row);
         hi = v_lookup(hi, row);
         _Pragma("GCC unroll 4") for (int g = 0; g < VW / 8; g++)
@@ -160,11 +170,9 @@ U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool 
         return 3 * VW / 2;
     }
     _Pragma("GCC unroll 4") for (int g = 0; g < VW / 8; g++) {
-        /* row e: bits 0-3 the group's units from U+0080 on, 4-7 from
-         * U+0800 on (group g: units 4g..4g+3, in part g >> 1) */
-        unsigned s = 16 * (unsigned)(g >> 1) + 4 * (unsigned)(g & 1);
-        unsigned e = (m >> s & 0x0F) | (m >> (s + 4) & 0xF0);
-        v_store_part(dst + n, v_lookup(g & 1 ? hi : lo, v_table(u8k_pack4[e])), g >> 1);
+        /* the row: the bits of the group's units 4g..4g+3 */
+        unsigned e = m >> 8 * g & 0xFF;
+        v_store_part(dst + n, v_lookup(g & 1 ? hi : lo, v_table(u8k_pack3[e])), g >> 1);
         n += 4 + (size_t)__builtin_popcount(e);
     }
     return n;

@@ -9,52 +9,66 @@
 #ifndef UTF8KIT_SIMD_UTF8_PACK4_H
 #define UTF8KIT_SIMD_UTF8_PACK4_H
 
-/* Packing 4 units of 1 to 3 UTF-8 bytes with one byte shuffle. Each unit
- * sits in a 32-bit slot that holds its bytes at the end (slot bytes
- * 4 - L .. 3 for a length L), so the packed output byte j comes from
- * slot byte j + D, D the bytes dropped up to and including the unit that
- * holds j. Row e of u8k_pack4 is the shuffle for the lengths
- * L_i = 1 + (bit i of e) + (bit 4 + i of e), i = 0..3: bit i says unit i
- * is at least U+0080, bit 4 + i that it is at least U+0800. With P_k the
- * end of unit k - 1 in the output (P_1 = L_0, ..., P_4 = the total), a j
- * in [P_k, P_(k+1)) takes slot byte j + 4 (k + 1) - P_(k+1); bytes from
- * P_4 on are zero (index 80). Rows where bit 4 + i is set without bit i
- * cannot occur. */
-#define U8K_PL(e, i) (1 + (((e) >> (i)) & 1) + (((e) >> (4 + (i))) & 1))
-/* The row family, for a length macro L(e, i) (this one, or U8K_XL for
- * u8k_pack4x below): U8K_S1..U8K_S4 are P_1..P_4, U8K_SJ the slot byte of
- * output byte j. */
+/* The row family of the tables below, for a length macro L(e, i) (the
+ * UTF-8 length of unit or value i = 0..3 under row index e) and a pick
+ * macro K(L, t) (the slot byte of byte t of a form of L bytes): 4 units
+ * or values sit in 32-bit slots, and the packed output byte j comes from
+ * slot byte 4 k + K(L_k, j - P_k) of the unit k that holds j, P_k the end
+ * of unit k - 1 in the output (P_0 = 0, P_1 = L_0, ..., P_4 = the
+ * total). Bytes from P_4 on are zero (index 80). U8K_S1..U8K_S4 are
+ * P_1..P_4, U8K_SJ the slot byte of output byte j. */
 #define U8K_S1(L, e) L(e, 0)
 #define U8K_S2(L, e) (U8K_S1(L, e) + L(e, 1))
 #define U8K_S3(L, e) (U8K_S2(L, e) + L(e, 2))
 #define U8K_S4(L, e) (U8K_S3(L, e) + L(e, 3))
-#define U8K_SJ(L, e, j)                                                                    \
+#define U8K_SJ(L, K, e, j)                                                                 \
     ((j) >= U8K_S4(L, e)   ? 0x80                                                          \
-     : (j) >= U8K_S3(L, e) ? (j) + 16 - U8K_S4(L, e)                                       \
-     : (j) >= U8K_S2(L, e) ? (j) + 12 - U8K_S3(L, e)                                       \
-     : (j) >= U8K_S1(L, e) ? (j) + 8 - U8K_S2(L, e)                                        \
-                           : (j) + 4 - U8K_S1(L, e))
-#define U8K_SROW(L, e)                                                                     \
-    {U8K_SJ(L, e, 0),  U8K_SJ(L, e, 1),  U8K_SJ(L, e, 2),  U8K_SJ(L, e, 3),                 \
-     U8K_SJ(L, e, 4),  U8K_SJ(L, e, 5),  U8K_SJ(L, e, 6),  U8K_SJ(L, e, 7),                 \
-     U8K_SJ(L, e, 8),  U8K_SJ(L, e, 9),  U8K_SJ(L, e, 10), U8K_SJ(L, e, 11),                \
-     U8K_SJ(L, e, 12), U8K_SJ(L, e, 13), U8K_SJ(L, e, 14), U8K_SJ(L, e, 15)}
-#define U8K_SROW4(L, e)                                                                    \
-    U8K_SROW(L, e), U8K_SROW(L, (e) + 1), U8K_SROW(L, (e) + 2), U8K_SROW(L, (e) + 3)
-#define U8K_SROW16(L, e)                                                                   \
-    U8K_SROW4(L, e), U8K_SROW4(L, (e) + 4), U8K_SROW4(L, (e) + 8), U8K_SROW4(L, (e) + 12)
-#define U8K_SROWS(L)                                                                       \
-    {U8K_SROW16(L, 0),   U8K_SROW16(L, 16),  U8K_SROW16(L, 32),  U8K_SROW16(L, 48),         \
-     U8K_SROW16(L, 64),  U8K_SROW16(L, 80),  U8K_SROW16(L, 96),  U8K_SROW16(L, 112),        \
-     U8K_SROW16(L, 128), U8K_SROW16(L, 144), U8K_SROW16(L, 160), U8K_SROW16(L, 176),        \
-     U8K_SROW16(L, 192), U8K_SROW16(L, 208), U8K_SROW16(L, 224), U8K_SROW16(L, 240)}
-static const unsigned char u8k_pack4[256][16] = U8K_SROWS(U8K_PL);
+     : (j) >= U8K_S3(L, e) ? 12 + K(L(e, 3), (j) - U8K_S3(L, e))                           \
+     : (j) >= U8K_S2(L, e) ? 8 + K(L(e, 2), (j) - U8K_S2(L, e))                            \
+     : (j) >= U8K_S1(L, e) ? 4 + K(L(e, 1), (j) - U8K_S1(L, e))                            \
+                           : K(L(e, 0), (j)))
+#define U8K_SROW(L, K, e)                                                                  \
+    {U8K_SJ(L, K, e, 0),  U8K_SJ(L, K, e, 1),  U8K_SJ(L, K, e, 2),  U8K_SJ(L, K, e, 3),     \
+     U8K_SJ(L, K, e, 4),  U8K_SJ(L, K, e, 5),  U8K_SJ(L, K, e, 6),  U8K_SJ(L, K, e, 7),     \
+     U8K_SJ(L, K, e, 8),  U8K_SJ(L, K, e, 9),  U8K_SJ(L, K, e, 10), U8K_SJ(L, K, e, 11),    \
+     U8K_SJ(L, K, e, 12), U8K_SJ(L, K, e, 13), U8K_SJ(L, K, e, 14), U8K_SJ(L, K, e, 15)}
+#define U8K_SROW4(L, K, e)                                                                 \
+    U8K_SROW(L, K, e), U8K_SROW(L, K, (e) + 1), U8K_SROW(L, K, (e) + 2), U8K_SROW(L, K, (e) + 3)
+#define U8K_SROW16(L, K, e)                                                                \
+    U8K_SROW4(L, K, e), U8K_SROW4(L, K, (e) + 4), U8K_SROW4(L, K, (e) + 8),                 \
+        U8K_SROW4(L, K, (e) + 12)
+#define U8K_SROWS(L, K)                                                                    \
+    {U8K_SROW16(L, K, 0),   U8K_SROW16(L, K, 16),  U8K_SROW16(L, K, 32),                    \
+     U8K_SROW16(L, K, 48),  U8K_SROW16(L, K, 64),  U8K_SROW16(L, K, 80),                    \
+     U8K_SROW16(L, K, 96),  U8K_SROW16(L, K, 112), U8K_SROW16(L, K, 128),                   \
+     U8K_SROW16(L, K, 144), U8K_SROW16(L, K, 160), U8K_SROW16(L, K, 176),                   \
+     U8K_SROW16(L, K, 192), U8K_SROW16(L, K, 208), U8K_SROW16(L, K, 224),                   \
+     U8K_SROW16(L, K, 240)}
+
+/* Packing 4 units of 1 to 3 UTF-8 bytes (no surrogates; a surrogate pair
+ * as 2 + 2) with one byte shuffle. A unit's slot holds, in memory order,
+ *   byte 0: the unit as an ASCII byte (u & 7F),
+ *   byte 1: the last byte of a longer form (80 | u & 3F),
+ *   byte 2: the lead of a 3-byte form (E0 | u >> 12),
+ *   byte 3: the byte before the last (80 | u >> 6 & 3F of a 3-byte form,
+ *           the lead C0 | u >> 6 of a 2-byte one),
+ * so that every form takes some of them in some order and no byte needs a
+ * choice between two values: 1 byte is slot byte 0; 2 bytes are 3, 1;
+ * 3 bytes are 2, 3, 1. Row e of u8k_pack3 is for the lengths L_i = 1 +
+ * (bit 2i of e) + (bit 2i + 1 of e): bit 2i says unit i is at least
+ * U+0080, bit 2i + 1 that it is at least U+0800 (the bits of two 16-bit
+ * lane masks interleaved: v_mask16i). Rows where bit 2i + 1 is set
+ * without bit 2i cannot occur. */
+#define U8K_PL3(e, i) (1 + (((e) >> (2 * (i))) & 1) + (((e) >> (2 * (i) + 1)) & 1))
+#define U8K_PK3(L, t) ((L) == 1 ? 0 : (t) == (L) - 1 ? 1 : (t) == (L) - 2 ? 3 : 2)
+static const unsigned char u8k_pack3[256][16] = U8K_SROWS(U8K_PL3, U8K_PK3);
 
 /* Packing 8 units of 1 or 2 UTF-8 bytes (all below U+0800) with one byte
  * shuffle: each unit sits in a 16-bit slot with its bytes at the end (an
  * ASCII unit in the second byte). Row m of u8k_pack2 is the shuffle for
  * the units whose bit in m is set taking 2 bytes. Each half of 4 units is
- * packed as in u8k_pack4 with 2-byte slots (U8K_QJ: Q_k the ends in the
+ * packed as by the row family above with 2-byte slots and the bytes of a
+ * form at the end of its slot (U8K_QJ: Q_k the ends in the
  * output, a j in [Q_k, Q_(k+1)) takes slot byte j + 2 (k + 1) - Q_(k+1)),
  * and the second half follows the first at Q_4 of the first. */
 #define U8K_QL(e, i) (1 + (((e) >> (i)) & 1))
@@ -86,11 +100,13 @@ static const unsigned char u8k_pack2[256][16] = {
 };
 
 /* Packing 4 values of 1 to 4 UTF-8 bytes (any scalar values) with one
- * byte shuffle, slots and output as for u8k_pack4 (the same row family):
- * row e is for the lengths L_i = 1 + (bits 2i, 2i + 1 of e), i = 0..3,
- * and all 16 bytes may be in use. */
+ * byte shuffle, by the same row family: each value's bytes at the end of
+ * its 32-bit slot, lead first (slot bytes 4 - L .. 3); row e is for the
+ * lengths L_i = 1 + (bits 2i, 2i + 1 of e), i = 0..3, and all 16 bytes
+ * may be in use. */
 #define U8K_XL(e, i) (1 + (((e) >> (2 * (i))) & 3))
-static const unsigned char u8k_pack4x[256][16] = U8K_SROWS(U8K_XL);
+#define U8K_PK4X(L, t) (4 - (L) + (t))
+static const unsigned char u8k_pack4x[256][16] = U8K_SROWS(U8K_XL, U8K_PK4X);
 
 /* Bits 0-3 of the index moved to bits 0, 2, 4 and 6: a sum of three
  * such (for lanes from U+0080, U+0800 and U+10000 on) is a row of

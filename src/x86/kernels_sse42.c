@@ -152,6 +152,11 @@ U8K_INLINE uint32_t v_mask16x2(u8k_v a, u8k_v b)
 {
     return (uint32_t)_mm_movemask_epi8(_mm_packs_epi16(a, b));
 }
+/* (movemask gives each lane's bit twice: even places from a, odd from b) */
+U8K_INLINE uint32_t v_mask16i(u8k_v a, u8k_v b)
+{
+    return ((uint32_t)_mm_movemask_epi8(a) & 0x5555u) | ((uint32_t)_mm_movemask_epi8(b) & 0xAAAAu);
+}
 U8K_INLINE u8k_v v_pack8(u8k_v a, u8k_v b) { return _mm_packus_epi16(a, b); }
 U8K_INLINE u8k_v v_sat16(u8k_v a, u8k_v b) { return _mm_packus_epi32(a, b); }
 U8K_INLINE u8k_v v_splat32(uint32_t x) { return _mm_set1_epi32((int)x); }
