@@ -7,17 +7,14 @@
 
 #include <immintrin.h>
 
+#include "x86/part.h"
+
 typedef __m256i u8k_v;
 #define VW 32
 
 U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm256_loadu_si256((const __m256i *)p); }
-U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n)
-{
-    unsigned char b[VW] = {0};
-    if (n)
-        memcpy(b, p, n);
-    return v_load(b);
-}
+/* (x86/part.h: in-bounds loads and a shuffle, no copy to the stack) */
+U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n) { return u8k_part32(p, n); }
 U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm256_storeu_si256((__m256i *)p, v); }
 U8K_INLINE u8k_v v_splat(unsigned char b) { return _mm256_set1_epi8((char)b); }
 U8K_INLINE u8k_v v_table(const unsigned char t[16])

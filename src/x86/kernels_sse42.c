@@ -6,17 +6,14 @@
 
 #include <immintrin.h>
 
+#include "x86/part.h"
+
 typedef __m128i u8k_v;
 #define VW 16
 
 U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)p); }
-U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n)
-{
-    unsigned char b[VW] = {0};
-    if (n)
-        memcpy(b, p, n);
-    return v_load(b);
-}
+/* (x86/part.h: in-bounds loads and a shuffle, no copy to the stack) */
+U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n) { return u8k_part16(p, n); }
 U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm_storeu_si128((__m128i *)p, v); }
 U8K_INLINE u8k_v v_splat(unsigned char b) { return _mm_set1_epi8((char)b); }
 U8K_INLINE u8k_v v_table(const unsigned char t[16]) { return v_load(t); }
