@@ -183,6 +183,29 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
 
 U8K_INLINE bool u8k_is_cont(unsigned char b) { return (b & 0xC0u) == 0x80u; }
 
+/* Whether s[0..len), 8 <= len <= 64, is all ASCII, with no branch on len:
+ * eight 8-byte words at min(8k, len - 8), k = 0..7, cover it (the last
+ * ones overlap). A short string's length varies from call to call, and a
+ * loop over it ends at a mispredicted branch about every other call;
+ * this costs about as much as one such branch and spares the kernels'
+ * short paths (a copy of a partial block, the tests of its length) on
+ * ASCII strings. Big- and little-endian alike (only the high bits). */
+#define U8K_SHORT_ASCII_MIN 8
+#define U8K_SHORT_ASCII_MAX 64
+U8K_INLINE bool u8k_short_ascii(const unsigned char *s, size_t len)
+{
+    size_t last = len - 8;
+    uint64_t acc = 0;
+    unsigned k;
+    for (k = 0; k < 8; k++) {
+        size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
+        uint64_t w;
+        memcpy(&w, s + off, 8);
+        acc |= w;
+    }
+    return (acc & UINT64_C(0x8080808080808080)) == 0;
+}
+
 /* u8k_valid_len returns the length (2 to 4) of the well-formed sequence that
  * starts with the non-ASCII byte s[i], or 0 when there is none (an error,
  * or a sequence cut by the end; u8k_decode_step then says which). It is

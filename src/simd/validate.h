@@ -816,8 +816,20 @@ static U8K_NOINLINE bool simd_is_valid_long(const unsigned char *s, size_t len)
     return u8k_vscan(s, len, &b, NULL, NULL, false);
 }
 
+/* Without a masked load (VW < 64) a short ASCII string is seen by
+ * u8k_short_ascii before the block paths; AVX-512 loads any short input
+ * as one masked block, with no branch on its length. */
+#if VW < 64
+#define U8K_SHORT_ASCII(s, len)                                                            \
+    ((len) >= U8K_SHORT_ASCII_MIN && (len) <= U8K_SHORT_ASCII_MAX && u8k_short_ascii(s, len))
+#else
+#define U8K_SHORT_ASCII(s, len) false
+#endif
+
 static bool simd_is_valid(const unsigned char *s, size_t len)
 {
+    if (U8K_SHORT_ASCII(s, len))
+        return true;
     if (len <= VW)
         return u8k_vshort_ok(u8k_vshort_load(s, len), len);
     return simd_is_valid_long(s, len);
@@ -837,6 +849,8 @@ static U8K_NOINLINE utf8kit_result simd_validate_long(const unsigned char *s, si
 
 static utf8kit_result simd_validate(const unsigned char *s, size_t len)
 {
+    if (U8K_SHORT_ASCII(s, len))
+        return u8k_res(UTF8KIT_OK, len, 0, 0);
     if (len <= VW)
         return u8k_vshort_ok(u8k_vshort_load(s, len), len) ? u8k_res(UTF8KIT_OK, len, 0, 0)
                                                             : u8k_scalar_validate(s, len);
