@@ -817,8 +817,9 @@ static U8K_NOINLINE bool simd_is_valid_long(const unsigned char *s, size_t len)
 }
 
 /* Without a masked load (VW < 64) a short ASCII string is seen by
- * u8k_short_ascii before the block paths; AVX-512 loads any short input
- * as one masked block, with no branch on its length. */
+ * u8k_short_ascii before the block paths of validation and counting;
+ * AVX-512 loads any short input as one masked block, with no branch on
+ * its length. */
 #if VW < 64
 #define U8K_SHORT_ASCII(s, len)                                                            \
     ((len) >= U8K_SHORT_ASCII_MIN && (len) <= U8K_SHORT_ASCII_MAX && u8k_short_ascii(s, len))
@@ -907,11 +908,14 @@ U8K_INLINE size_t u8k_simd_count(const unsigned char *s, size_t len, bool utf16)
     return total;
 }
 
-static size_t simd_count(const unsigned char *s, size_t len) { return u8k_simd_count(s, len, false); }
+static size_t simd_count(const unsigned char *s, size_t len)
+{
+    return U8K_SHORT_ASCII(s, len) ? len : u8k_simd_count(s, len, false);
+}
 
 static size_t simd_utf16_length(const unsigned char *s, size_t len)
 {
-    return u8k_simd_count(s, len, true);
+    return U8K_SHORT_ASCII(s, len) ? len : u8k_simd_count(s, len, true);
 }
 
 /* Counting text assumed valid (u8k_scalar_count_assume_valid): the bytes
