@@ -75,6 +75,18 @@ U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
     vst1q_u16(d + 8, b);
 }
 
+/* 8 units from the 8 bytes at p (d: 16-bit units, or 32-bit when wide) */
+U8K_INLINE void v_widen8(void *d, const unsigned char *p, bool be, bool wide)
+{
+    uint16x8_t a = vmovl_u8(vld1_u8(p));
+    if (wide) {
+        vst1q_u32((uint32_t *)d, vmovl_u16(vget_low_u16(a)));
+        vst1q_u32((uint32_t *)d + 4, vmovl_u16(vget_high_u16(a)));
+        return;
+    }
+    vst1q_u16((uint16_t *)d, be ? vshlq_n_u16(a, 8) : a);
+}
+
 U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
     uint8x16_t v = vld1q_u8(p);

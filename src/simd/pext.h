@@ -22,6 +22,8 @@
  *   v_load_widen16(d, p, be)  VW 16-bit units to d, unit k = byte k at p
  *                        (big-endian in memory when be)
  *   v_load_widen32(d, p)  VW 32-bit units to d, unit k = byte k at p
+ *   v_widen8(d, p, be, wide)  8 units to d, unit k = byte k at p: 16-bit
+ *                        (big-endian in memory when be), 32-bit when wide
  *
  * and, on u8k_v read as VW / 2 lanes of 16 bits:
  *
@@ -479,10 +481,31 @@ U8K_INLINE size_t u8k_ascii_head(const unsigned char *src, size_t len, void *out
     return a;
 }
 
+/* A short ASCII input (U8K_SHORT_ASCII of simd/validate.h), when its
+ * units fit: eight groups of 8 units at min(8k, len - 8), as the test
+ * reads them (the last ones overlap, and write the same units again). No
+ * branch on the length; the block paths would take several. */
+U8K_INLINE bool u8k_short_ascii_units(const unsigned char *src, size_t len, void *out, size_t cap,
+                                      bool be, bool wide)
+{
+    size_t last = len - 8, us = wide ? 4 : 2;
+    unsigned k;
+    if (!U8K_SHORT_ASCII(src, len) || cap < len)
+        return false;
+    for (k = 0; k < 8; k++) {
+        size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
+        v_widen8((unsigned char *)out + off * us, src + off, be, wide);
+    }
+    return true;
+}
+
 static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
                                               size_t cap, unsigned flags)
 {
-    size_t a = u8k_ascii_head(src, len, dst, cap, (flags & U8K_BE) != 0, false);
+    size_t a;
+    if (u8k_short_ascii_units(src, len, dst, cap, (flags & U8K_BE) != 0, false))
+        return u8k_res(UTF8KIT_OK, len, len, 0);
+    a = u8k_ascii_head(src, len, dst, cap, (flags & U8K_BE) != 0, false);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
     return u8k_shift(u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a, flags), a, a);
@@ -491,7 +514,10 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
 static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
                                               size_t cap, unsigned flags)
 {
-    size_t a = u8k_ascii_head(src, len, dst, cap, false, true);
+    size_t a;
+    if (u8k_short_ascii_units(src, len, dst, cap, false, true))
+        return u8k_res(UTF8KIT_OK, len, len, 0);
+    a = u8k_ascii_head(src, len, dst, cap, false, true);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
     return u8k_shift(u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a, flags), a, a);

@@ -84,6 +84,18 @@ U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
     _mm256_storeu_si256((__m256i *)(void *)(d + 16), b);
 }
 
+/* 8 units from the 8 bytes at p (d: 16-bit units, or 32-bit when wide) */
+U8K_INLINE void v_widen8(void *d, const unsigned char *p, bool be, bool wide)
+{
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    if (wide) {
+        _mm256_storeu_si256((__m256i *)d, _mm256_cvtepu8_epi32(x));
+        return;
+    }
+    x = _mm_cvtepu8_epi16(x);
+    _mm_storeu_si128((__m128i *)d, be ? _mm_slli_epi16(x, 8) : x);
+}
+
 U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
     for (int k = 0; k < VW; k += 8)

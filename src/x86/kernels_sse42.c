@@ -68,6 +68,19 @@ U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
     _mm_storeu_si128((__m128i *)(void *)(d + 8), b);
 }
 
+/* 8 units from the 8 bytes at p (d: 16-bit units, or 32-bit when wide) */
+U8K_INLINE void v_widen8(void *d, const unsigned char *p, bool be, bool wide)
+{
+    __m128i x = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    if (wide) {
+        _mm_storeu_si128((__m128i *)d, _mm_cvtepu8_epi32(x));
+        _mm_storeu_si128((__m128i *)d + 1, _mm_cvtepu8_epi32(_mm_srli_si128(x, 4)));
+        return;
+    }
+    x = _mm_cvtepu8_epi16(x);
+    _mm_storeu_si128((__m128i *)d, be ? _mm_slli_epi16(x, 8) : x);
+}
+
 U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
     for (int k = 0; k < VW; k += 4)
