@@ -908,14 +908,32 @@ U8K_INLINE size_t u8k_simd_count(const unsigned char *s, size_t len, bool utf16)
     return total;
 }
 
+/* A short input, len <= VW, as one block: when it is valid, its
+ * characters are its bytes that are not continuation bytes (and for
+ * UTF-16 one more for each F0..FF: as signed bytes, those above EF but
+ * not above FF); the zero padding counts as ASCII, taken off. Otherwise
+ * the scalar counter, which also counts the maximal subparts. */
+U8K_INLINE size_t u8k_short_count(const unsigned char *s, size_t len, bool utf16)
+{
+    u8k_v cur = u8k_vshort_load(s, len);
+    if (!u8k_vshort_ok(cur, len))
+        return utf16 ? u8k_scalar_utf16_length(s, len) : u8k_scalar_count(s, len);
+    return v_count_gt(cur, -65) - (VW - len) +
+           (utf16 ? v_count_gt(cur, -17) - v_count_gt(cur, -1) : 0);
+}
+
 static size_t simd_count(const unsigned char *s, size_t len)
 {
-    return U8K_SHORT_ASCII(s, len) ? len : u8k_simd_count(s, len, false);
+    if (U8K_SHORT_ASCII(s, len))
+        return len;
+    return len <= VW ? u8k_short_count(s, len, false) : u8k_simd_count(s, len, false);
 }
 
 static size_t simd_utf16_length(const unsigned char *s, size_t len)
 {
-    return U8K_SHORT_ASCII(s, len) ? len : u8k_simd_count(s, len, true);
+    if (U8K_SHORT_ASCII(s, len))
+        return len;
+    return len <= VW ? u8k_short_count(s, len, true) : u8k_simd_count(s, len, true);
 }
 
 /* Counting text assumed valid (u8k_scalar_count_assume_valid): the bytes
