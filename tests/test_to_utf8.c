@@ -5,6 +5,7 @@
  *  - every length 0..300 of random mixes of ASCII, 2-byte, 3-byte and
  *    4-byte characters (surrogate pairs), with lone surrogates sprinkled
  *    in or not, the pair cut by the end or not;
+ *  - ASCII texts of 1..40 units with one other unit at every position;
  *  - a lone high, a lone low, a reversed pair, a pair, two highs (a
  *    stretch for the scalar kernel may end between them) and units whose
  *    high or low byte alone is ASCII at every position of 300-unit texts
@@ -197,6 +198,25 @@ static void both16(const uint16_t *u, size_t n, const char *what)
     rooms16(s, n, what);
 }
 
+/* Short texts (1..40 units, the lengths of the short-input paths) of
+ * ASCII with one other unit at every position: one that is ASCII in
+ * neither byte order, or in one only (each both16 call runs both). */
+static void short_one(void)
+{
+    static const uint16_t odd[] = {0x0080, 0x00FF, 0x0100, 0x7F00, 0x7F80, 0x8000, 0x07FF,
+                                   0x0800, 0xFFFF, 0xD800, 0xDC00};
+    uint16_t u[40];
+    size_t n, p, o, k;
+    for (n = 1; n <= 40; n++)
+        for (p = 0; p < n; p++)
+            for (o = 0; o < sizeof odd / sizeof odd[0]; o++) {
+                for (k = 0; k < n; k++)
+                    u[k] = (uint16_t)('A' + k % 26);
+                u[p] = odd[o];
+                both16(u, n, "utf16 short, one odd unit");
+            }
+}
+
 static void at32(const uint32_t *c, size_t n, const char *what)
 {
     uint32_t *s = (uint32_t *)(void *)(in_end - 4 * n);
@@ -382,6 +402,7 @@ int main(void)
     known_answers();
     tables();
     long_aligned();
+    short_one();
 
     /* Every length 0..300 of every mix. */
     for (m = 0; m < MIXES; m++)

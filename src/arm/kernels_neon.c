@@ -97,6 +97,16 @@ U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
     vst1q_u32(d + 12, vmovl_u16(vget_high_u16(b)));
 }
 
+/* The 8 units at s (big-endian in memory when be), known to be ASCII,
+ * as 8 bytes to d */
+U8K_INLINE void v_narrow8(unsigned char *d, const uint16_t *s, bool be)
+{
+    uint16x8_t a = vld1q_u16(s);
+    if (be)
+        a = vshrq_n_u16(a, 8);
+    vst1_u8(d, vmovn_u16(a));
+}
+
 U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
 {
     uint16x8_t a = vld1q_u16(s), b = vld1q_u16(s + 8);

@@ -62,6 +62,8 @@
  *                        cannot rebuild inside a loop (or v as it is)
  *   v_narrow16(s, be, v) whether the VW units at s (big-endian when be)
  *                        are all ASCII; if so, *v gets them as bytes
+ *   v_narrow8(d, s, be)  the 8 units at s (big-endian when be), ASCII, as
+ *                        8 bytes to d
  *   v_narrow32(s, v)     the same for the VW values at s
  */
 #ifndef UTF8KIT_SIMD_SHUFFLE_TO_UTF8_H
@@ -442,11 +444,42 @@ U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_
     return u8k_to8_shift(r, i, o);
 }
 
+/* Whether the 8 to 32 units at src are all ASCII, and then they are
+ * stored as bytes at dst (room for them known): as u8k_short_ascii of
+ * internal.h, with no branch on the length. The test reads eight 8-byte
+ * words at min(4k, len - 4) (4 units each; an ASCII unit has no bit
+ * outside 007F, or outside 7F00 when big-endian, of its 16), the
+ * narrowing four groups of 8 units at min(8k, len - 8). */
+U8K_INLINE bool u8k_short_ascii16(const uint16_t *src, size_t len, unsigned char *dst, bool be)
+{
+    const uint64_t hi = be ? UINT64_C(0x80FF80FF80FF80FF) : UINT64_C(0xFF80FF80FF80FF80);
+    size_t last = len - 4;
+    uint64_t acc = 0;
+    unsigned k;
+    for (k = 0; k < 8; k++) {
+        size_t off = 4 * (size_t)k < last ? 4 * (size_t)k : last;
+        uint64_t w;
+        memcpy(&w, src + off, 8);
+        acc |= w;
+    }
+    if (acc & hi)
+        return false;
+    last = len - 8;
+    for (k = 0; k < 4; k++) {
+        size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
+        v_narrow8(dst + off, src + off, be);
+    }
+    return true;
+}
+
 /* The kernel: inputs too short for one step go straight to the scalar
- * kernel, before the setup and register saves of the loop. */
+ * kernel, before the setup and register saves of the loop, unless they
+ * are ASCII (u8k_short_ascii16). */
 static utf8kit_result u8k_utf16_to_utf8_shuffle(const uint16_t *src, size_t len, unsigned char *dst,
                                                 size_t cap, unsigned flags)
 {
+    if (len >= 8 && len <= 32 && cap >= len && u8k_short_ascii16(src, len, dst, (flags & U8K_BE) != 0))
+        return u8k_res(UTF8KIT_OK, len, len, 0);
     if (len < 16)
         return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
     return simd_utf16_to_utf8_shuffle_long(src, len, dst, cap, flags);
