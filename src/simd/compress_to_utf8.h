@@ -389,9 +389,27 @@ full:
     return u8k_to8_shift(r, i, o);
 }
 
+/* Whether the len <= 32 units at src are all ASCII, and then they are
+ * stored as bytes at dst (room for them known): one masked load, one
+ * test, one narrowing masked store, no branch on the length (the block
+ * loop's set-up and its last masked step cost a short call more). */
+U8K_INLINE bool u8k_short_ascii16_512(const uint16_t *src, size_t len, unsigned char *dst, bool be)
+{
+    __mmask32 m = (__mmask32)_bzhi_u32(0xFFFFFFFFu, (unsigned)len);
+    __m512i u = _mm512_maskz_loadu_epi16(m, (const void *)src);
+    if (_mm512_test_epi16_mask(u, _mm512_set1_epi16(be ? (short)0x80FF : (short)0xFF80)))
+        return false;
+    if (be)
+        u = _mm512_srli_epi16(u, 8);
+    _mm256_mask_storeu_epi8((void *)dst, m, _mm512_cvtepi16_epi8(u));
+    return true;
+}
+
 static utf8kit_result u8k_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
+    if (len <= 32 && cap >= len && u8k_short_ascii16_512(src, len, dst, (flags & U8K_BE) != 0))
+        return u8k_res(UTF8KIT_OK, len, len, 0);
     if (flags & U8K_BE)
         return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, true);
     return u8k_utf16_to_utf8_512(src, len, dst, cap, flags, false);
