@@ -445,26 +445,17 @@ U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_
 }
 
 /* Whether the 8 to 32 units at src are all ASCII, and then they are
- * stored as bytes at dst (room for them known): as u8k_short_ascii of
- * internal.h, with no branch on the length. The test reads eight 8-byte
- * words at min(4k, len - 4) (4 units each; an ASCII unit has no bit
- * outside 007F, or outside 7F00 when big-endian, of its 16), the
- * narrowing four groups of 8 units at min(8k, len - 8). */
+ * stored as bytes at dst (room for them known), with no branch on the
+ * length: the test is u8k_short_or of internal.h over their bytes (an
+ * ASCII unit has no bit outside 007F, or outside 7F00 when big-endian,
+ * of its 16), the narrowing four groups of 8 units at min(8k, len - 8). */
 U8K_INLINE bool u8k_short_ascii16(const uint16_t *src, size_t len, unsigned char *dst, bool be)
 {
     const uint64_t hi = be ? UINT64_C(0x80FF80FF80FF80FF) : UINT64_C(0xFF80FF80FF80FF80);
-    size_t last = len - 4;
-    uint64_t acc = 0;
+    size_t last = len - 8;
     unsigned k;
-    for (k = 0; k < 8; k++) {
-        size_t off = 4 * (size_t)k < last ? 4 * (size_t)k : last;
-        uint64_t w;
-        memcpy(&w, src + off, 8);
-        acc |= w;
-    }
-    if (acc & hi)
+    if (u8k_short_or(src, 2 * len) & hi)
         return false;
-    last = len - 8;
     for (k = 0; k < 4; k++) {
         size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
         v_narrow8(dst + off, src + off, be);

@@ -87,16 +87,6 @@ U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
         _mm_storeu_si128((__m128i *)(void *)(d + k), _mm_cvtepu8_epi32(_mm_loadu_si32(p + k)));
 }
 
-/* The 8 units at s (big-endian in memory when be), known to be ASCII,
- * as 8 bytes to d */
-U8K_INLINE void v_narrow8(unsigned char *d, const uint16_t *s, bool be)
-{
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
-    if (be)
-        x = _mm_srli_epi16(x, 8);
-    _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(x, x));
-}
-
 U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
 {
     __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 8));

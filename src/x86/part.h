@@ -1,9 +1,10 @@
 /*
- * x86/part.h - the first n bytes of a buffer as a vector, zeros after
- * them, for the x86 kernels without a masked byte load (SSE4.2, AVX2:
- * their v_load_part). Included by those kernel files after immintrin.h.
+ * x86/part.h - short inputs for the x86 kernels without masked loads
+ * (SSE4.2, AVX2), included by their kernel files after immintrin.h: the
+ * first n bytes of a buffer as a vector, zeros after them (their
+ * v_load_part), and 8 ASCII units as bytes (their v_narrow8).
  *
- * Only bytes p[0..n) are read: two loads of 4, 8 or 16 bytes that overlap
+ * v_load_part reads only p[0..n): two loads of 4, 8 or 16 bytes that overlap
  * when n is not a multiple of it, the first at p and the second ending at
  * p + n; the second is then moved down to where its bytes belong by one
  * byte shuffle, whose index comes from a sliding window into
@@ -70,5 +71,15 @@ U8K_INLINE __m256i u8k_part32(const unsigned char *p, size_t n)
     return _mm256_inserti128_si256(_mm256_setzero_si256(), u8k_part16(p, n), 0);
 }
 #endif
+
+/* The 8 units at s (big-endian in memory when be), known to be ASCII,
+ * as 8 bytes to d (the v_narrow8 of simd/shuffle_to_utf8.h) */
+U8K_INLINE void v_narrow8(unsigned char *d, const uint16_t *s, bool be)
+{
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+    if (be)
+        x = _mm_srli_epi16(x, 8);
+    _mm_storel_epi64((__m128i *)(void *)d, _mm_packus_epi16(x, x));
+}
 
 #endif /* UTF8KIT_X86_PART_H */
