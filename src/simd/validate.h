@@ -1062,9 +1062,42 @@ U8K_INLINE size_t u8k_count_av(const unsigned char *s, size_t len, bool utf16)
 
 /* Both counts add up byte by byte, so a long input is counted as its
  * bytes up to the first VW-aligned address and the aligned rest. */
+#if VW < 64
+/* u8k_count_av of 8 to 64 bytes with no branch on len: the words that
+ * u8k_short_or reads (8 bytes at min(8k, len - 8)), each counted only in
+ * its bytes from 8k on (the first 8k - min(8k, len - 8) are dropped: all
+ * 8 once 8k >= len). A byte counts when it is not 10xxxxxx (bit 7 set,
+ * bit 6 clear), and for UTF-16 once more when it is 1111xxxx. The
+ * kernels with vectors under 64 bytes run on little-endian machines only
+ * (the first byte is the lowest). */
+U8K_INLINE size_t u8k_short_count_av(const unsigned char *s, size_t len, bool utf16)
+{
+    const uint64_t hi = UINT64_C(0x8080808080808080);
+    size_t last = len - 8, n = 0;
+    unsigned k;
+    for (k = 0; k < 8; k++) {
+        size_t at = 8 * (size_t)k, off = at < last ? at : last, skip = at - off;
+        /* hi << 8 skip, or 0 once skip reaches 8, by arithmetic: gcc 12
+         * made a branch of the conditional form */
+        uint64_t keep = (hi << (8 * skip & 63)) & ((uint64_t)0 - (uint64_t)(skip < 8)), w, c;
+        memcpy(&w, s + off, 8);
+        c = keep & ~(w & ~(w << 1));
+        /* the F0..FF bits moved to bit 6 of their bytes: one count for both */
+        if (utf16)
+            c |= (keep & w & w << 1 & w << 2 & w << 3) >> 1;
+        n += (size_t)__builtin_popcountll(c);
+    }
+    return n;
+}
+#endif
+
 static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
 {
     size_t h = (size_t)(-(uintptr_t)s % VW);
+#if VW < 64
+    if (len >= 8 && len <= 64)
+        return u8k_short_count_av(s, len, utf16);
+#endif
     if (len >= U8K_ALIGN_MIN && h > 0)
         return u8k_count_av(s, h, utf16) + u8k_count_av(s + h, len - h, utf16);
     return u8k_count_av(s, len, utf16);
