@@ -469,7 +469,8 @@ U8K_INLINE bool u8k_short_ascii16(const uint16_t *src, size_t len, unsigned char
 static utf8kit_result u8k_utf16_to_utf8_shuffle(const uint16_t *src, size_t len, unsigned char *dst,
                                                 size_t cap, unsigned flags)
 {
-    if (len >= 8 && len <= 32 && cap >= len && u8k_short_ascii16(src, len, dst, (flags & U8K_BE) != 0))
+    if (len >= 8 && len <= 32 && cap >= len &&
+        u8k_short_ascii16(src, len, dst, (flags & U8K_BE) != 0))
         return u8k_res(UTF8KIT_OK, len, len, 0);
     if (len < 16)
         return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);

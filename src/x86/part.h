@@ -25,7 +25,8 @@ static const unsigned char u8k_part_window[32] = {
 
 U8K_INLINE __m128i u8k_part_shift(__m128i v, size_t s)
 {
-    return _mm_shuffle_epi8(v, _mm_loadu_si128((const __m128i *)(const void *)(u8k_part_window + s)));
+    const __m128i *w = (const __m128i *)(const void *)(u8k_part_window + s);
+    return _mm_shuffle_epi8(v, _mm_loadu_si128(w));
 }
 
 /* p[0..n) for n < 16. With 8 <= n: bytes 0..7 from the load at p; the
