@@ -1063,6 +1063,9 @@ U8K_INLINE size_t u8k_count_av(const unsigned char *s, size_t len, bool utf16)
 /* Both counts add up byte by byte, so a long input is counted as its
  * bytes up to the first VW-aligned address and the aligned rest. */
 #if VW < 64
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#error "u8k_short_count_av reads the first byte of a word as its lowest"
+#endif
 /* u8k_count_av of 8 to 64 bytes with no branch on len: the words that
  * u8k_short_or reads (8 bytes at min(8k, len - 8)), each counted only in
  * its bytes from 8k on (the first 8k - min(8k, len - 8) are dropped: all
