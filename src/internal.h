@@ -183,34 +183,36 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
 
 U8K_INLINE bool u8k_is_cont(unsigned char b) { return (b & 0xC0u) == 0x80u; }
 
-/* The OR of the 8-byte words of s[0..n), 8 <= n <= 64, read with no
- * branch on n: eight words at min(8k, n - 8), k = 0..7, cover it (the
- * last ones overlap). A short string's length varies from call to call,
- * and a loop over it ends at a mispredicted branch about every other
- * call; this costs about as much as one such branch. */
+/* Short inputs (8 to 64 bytes) read with no branch on their length n:
+ * eight 8-byte pieces at u8k_short_at(k, n) = min(8k, n - 8), k = 0..7,
+ * cover them (the last ones overlap). A short string's length varies
+ * from call to call, and a loop over it ends at a mispredicted branch
+ * about every other call; this costs about as much as one such branch. */
+U8K_INLINE size_t u8k_short_at(unsigned k, size_t n)
+{
+    return 8 * (size_t)k < n - 8 ? 8 * (size_t)k : n - 8;
+}
+
+/* The OR of the eight pieces of s[0..n), 8 <= n <= 64. */
 U8K_INLINE uint64_t u8k_short_or(const void *s, size_t n)
 {
-    size_t last = n - 8;
     uint64_t acc = 0;
     unsigned k;
     for (k = 0; k < 8; k++) {
-        size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
         uint64_t w;
-        memcpy(&w, (const unsigned char *)s + off, 8);
+        memcpy(&w, (const unsigned char *)s + u8k_short_at(k, n), 8);
         acc |= w;
     }
     return acc;
 }
 
-/* Whether s[0..len), 8 <= len <= 64, is all ASCII (u8k_short_or): it
+/* Whether s[0..len) is 8 to 64 bytes, all ASCII (u8k_short_or): it
  * spares the kernels' short paths (a partial block, the tests of its
  * length) on ASCII strings. Big- and little-endian alike (only the high
  * bits). */
-#define U8K_SHORT_ASCII_MIN 8
-#define U8K_SHORT_ASCII_MAX 64
 U8K_INLINE bool u8k_short_ascii(const unsigned char *s, size_t len)
 {
-    return (u8k_short_or(s, len) & UINT64_C(0x8080808080808080)) == 0;
+    return len >= 8 && len <= 64 && (u8k_short_or(s, len) & UINT64_C(0x8080808080808080)) == 0;
 }
 
 /* u8k_valid_len returns the length (2 to 4) of the well-formed sequence that

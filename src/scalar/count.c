@@ -6,7 +6,7 @@
 static size_t count(const unsigned char *s, size_t len, bool utf16)
 {
     size_t i = 0, k = 0;
-    if (len >= U8K_SHORT_ASCII_MIN && len <= U8K_SHORT_ASCII_MAX && u8k_short_ascii(s, len))
+    if (u8k_short_ascii(s, len))
         return len;
     while (i < len) {
         size_t n;

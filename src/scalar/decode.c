@@ -339,7 +339,7 @@ utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
     size_t i = 0, from, k;
     uint64_t st = ACC;
     utf8kit_result r;
-    if (len >= U8K_SHORT_ASCII_MIN && len <= U8K_SHORT_ASCII_MAX && u8k_short_ascii(s, len))
+    if (u8k_short_ascii(s, len))
         return u8k_res(UTF8KIT_OK, len, 0, 0);
     for (;;) {
         /* At a boundary, an ASCII run goes eight bytes at a time, and

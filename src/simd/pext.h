@@ -482,18 +482,18 @@ U8K_INLINE size_t u8k_ascii_head(const unsigned char *src, size_t len, void *out
 }
 
 /* A short ASCII input (U8K_SHORT_ASCII of simd/validate.h), when its
- * units fit: eight groups of 8 units at min(8k, len - 8), as the test
+ * units fit: eight groups of 8 units at u8k_short_at(k, len), as the test
  * reads them (the last ones overlap, and write the same units again). No
  * branch on the length; the block paths would take several. */
 U8K_INLINE bool u8k_short_ascii_units(const unsigned char *src, size_t len, void *out, size_t cap,
                                       bool be, bool wide)
 {
-    size_t last = len - 8, us = wide ? 4 : 2;
+    size_t us = wide ? 4 : 2;
     unsigned k;
     if (!U8K_SHORT_ASCII(src, len) || cap < len)
         return false;
     for (k = 0; k < 8; k++) {
-        size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
+        size_t off = u8k_short_at(k, len);
         v_widen8((unsigned char *)out + off * us, src + off, be, wide);
     }
     return true;

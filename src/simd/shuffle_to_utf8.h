@@ -448,16 +448,15 @@ U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_
  * stored as bytes at dst (room for them known), with no branch on the
  * length: the test is u8k_short_or of internal.h over their bytes (an
  * ASCII unit has no bit outside 007F, or outside 7F00 when big-endian,
- * of its 16), the narrowing four groups of 8 units at min(8k, len - 8). */
+ * of its 16), the narrowing four groups of 8 units at u8k_short_at(k, len). */
 U8K_INLINE bool u8k_short_ascii16(const uint16_t *src, size_t len, unsigned char *dst, bool be)
 {
     const uint64_t hi = be ? UINT64_C(0x80FF80FF80FF80FF) : UINT64_C(0xFF80FF80FF80FF80);
-    size_t last = len - 8;
     unsigned k;
     if (u8k_short_or(src, 2 * len) & hi)
         return false;
     for (k = 0; k < 4; k++) {
-        size_t off = 8 * (size_t)k < last ? 8 * (size_t)k : last;
+        size_t off = u8k_short_at(k, len);
         v_narrow8(dst + off, src + off, be);
     }
     return true;

@@ -821,8 +821,7 @@ static U8K_NOINLINE bool simd_is_valid_long(const unsigned char *s, size_t len)
  * AVX-512 loads any short input as one masked block, with no branch on
  * its length. */
 #if VW < 64
-#define U8K_SHORT_ASCII(s, len)                                                            \
-    ((len) >= U8K_SHORT_ASCII_MIN && (len) <= U8K_SHORT_ASCII_MAX && u8k_short_ascii(s, len))
+#define U8K_SHORT_ASCII(s, len) u8k_short_ascii(s, len)
 #else
 #define U8K_SHORT_ASCII(s, len) false
 #endif
@@ -922,18 +921,20 @@ U8K_INLINE size_t u8k_short_count(const unsigned char *s, size_t len, bool utf16
            (utf16 ? v_count_gt(cur, -17) - v_count_gt(cur, -1) : 0);
 }
 
-static size_t simd_count(const unsigned char *s, size_t len)
+/* Counting, by the length of the input: a short ASCII string, one block,
+ * or the scan. */
+U8K_INLINE size_t u8k_count_any(const unsigned char *s, size_t len, bool utf16)
 {
     if (U8K_SHORT_ASCII(s, len))
         return len;
-    return len <= VW ? u8k_short_count(s, len, false) : u8k_simd_count(s, len, false);
+    return len <= VW ? u8k_short_count(s, len, utf16) : u8k_simd_count(s, len, utf16);
 }
+
+static size_t simd_count(const unsigned char *s, size_t len) { return u8k_count_any(s, len, false); }
 
 static size_t simd_utf16_length(const unsigned char *s, size_t len)
 {
-    if (U8K_SHORT_ASCII(s, len))
-        return len;
-    return len <= VW ? u8k_short_count(s, len, true) : u8k_simd_count(s, len, true);
+    return u8k_count_any(s, len, true);
 }
 
 /* Counting text assumed valid (u8k_scalar_count_assume_valid): the bytes
@@ -1067,8 +1068,8 @@ U8K_INLINE size_t u8k_count_av(const unsigned char *s, size_t len, bool utf16)
 #error "u8k_short_count_av reads the first byte of a word as its lowest"
 #endif
 /* u8k_count_av of 8 to 64 bytes with no branch on len: the words that
- * u8k_short_or reads (8 bytes at min(8k, len - 8)), each counted only in
- * its bytes from 8k on (the first 8k - min(8k, len - 8) are dropped: all
+ * u8k_short_or reads (8 bytes at u8k_short_at(k, len)), each counted only
+ * in its bytes from 8k on (the first 8k - min(8k, len - 8) are dropped: all
  * 8 once 8k >= len). A byte counts when it is not 10xxxxxx (bit 7 set,
  * bit 6 clear), and for UTF-16 once more when it is 1111xxxx. The
  * kernels with vectors under 64 bytes run on little-endian machines only
@@ -1076,10 +1077,10 @@ U8K_INLINE size_t u8k_count_av(const unsigned char *s, size_t len, bool utf16)
 U8K_INLINE size_t u8k_short_count_av(const unsigned char *s, size_t len, bool utf16)
 {
     const uint64_t hi = UINT64_C(0x8080808080808080);
-    size_t last = len - 8, n = 0;
+    size_t n = 0;
     unsigned k;
     for (k = 0; k < 8; k++) {
-        size_t at = 8 * (size_t)k, off = at < last ? at : last, skip = at - off;
+        size_t off = u8k_short_at(k, len), skip = 8 * (size_t)k - off;
         /* hi << 8 skip, or 0 once skip reaches 8, by arithmetic: gcc 12
          * made a branch of the conditional form */
         uint64_t keep = (hi << (8 * skip & 63)) & ((uint64_t)0 - (uint64_t)(skip < 8)), w, c;
@@ -1096,11 +1097,12 @@ U8K_INLINE size_t u8k_short_count_av(const unsigned char *s, size_t len, bool ut
 
 static size_t simd_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
 {
-    size_t h = (size_t)(-(uintptr_t)s % VW);
+    size_t h;
 #if VW < 64
     if (len >= 8 && len <= 64)
         return u8k_short_count_av(s, len, utf16);
 #endif
+    h = (size_t)(-(uintptr_t)s % VW);
     if (len >= U8K_ALIGN_MIN && h > 0)
         return u8k_count_av(s, h, utf16) + u8k_count_av(s + h, len - h, utf16);
     return u8k_count_av(s, len, utf16);
