@@ -62,17 +62,32 @@ U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
 }
 U8K_INLINE uint64_t v_sum64(u8k_v w) { return vaddvq_u64(vreinterpretq_u64_u8(w)); }
 
-/* VW units from the VW bytes at p */
-U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
+/* The VW bytes of v, loaded from p, as VW units at d (32-bit when
+ * wide) */
+U8K_INLINE void v_widen_ascii(void *d, u8k_v v, const unsigned char *p, bool be, bool wide)
 {
-    uint8x16_t v = vld1q_u8(p);
     uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_u8(vget_high_u8(v));
+    (void)p;
+    if (wide) {
+        uint32_t *o = (uint32_t *)d;
+        vst1q_u32(o, vmovl_u16(vget_low_u16(a)));
+        vst1q_u32(o + 4, vmovl_u16(vget_high_u16(a)));
+        vst1q_u32(o + 8, vmovl_u16(vget_low_u16(b)));
+        vst1q_u32(o + 12, vmovl_u16(vget_high_u16(b)));
+        return;
+    }
     if (be) {
         a = vshlq_n_u16(a, 8);
         b = vshlq_n_u16(b, 8);
     }
-    vst1q_u16(d, a);
-    vst1q_u16(d + 8, b);
+    vst1q_u16((uint16_t *)d, a);
+    vst1q_u16((uint16_t *)d + 8, b);
+}
+
+/* VW units from the VW bytes at p */
+U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
+{
+    v_widen_ascii(d, vld1q_u8(p), p, be, false);
 }
 
 /* 8 units from the 8 bytes at p (d: 16-bit units, or 32-bit when wide) */
@@ -89,12 +104,7 @@ U8K_INLINE void v_widen8(void *d, const unsigned char *p, bool be, bool wide)
 
 U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
 {
-    uint8x16_t v = vld1q_u8(p);
-    uint16x8_t a = vmovl_u8(vget_low_u8(v)), b = vmovl_u8(vget_high_u8(v));
-    vst1q_u32(d, vmovl_u16(vget_low_u16(a)));
-    vst1q_u32(d + 4, vmovl_u16(vget_high_u16(a)));
-    vst1q_u32(d + 8, vmovl_u16(vget_low_u16(b)));
-    vst1q_u32(d + 12, vmovl_u16(vget_high_u16(b)));
+    v_widen_ascii(d, vld1q_u8(p), p, false, true);
 }
 
 /* The 8 units at s (big-endian in memory when be), known to be ASCII,
