@@ -30,6 +30,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "short_cut.h"
 #include "utf8kit.h"
 
 typedef utf8kit_result (*fn_check)(const char *, size_t);
@@ -123,28 +124,13 @@ static double pass(const struct lib *l, const struct input *in, void *out, size_
 
 static void cut_short(struct input *in, size_t n)
 {
-    unsigned long long r = 88172645463325252ull;
-    size_t k;
     in->off = malloc(n * sizeof *in->off);
     in->slen = malloc(n * sizeof *in->slen);
     if (!in->off || !in->slen) {
         fprintf(stderr, "utf8kit_ab: out of memory\n");
         exit(1);
     }
-    for (k = 0; k < n; k++) {
-        size_t o, l;
-        r ^= r << 13;
-        r ^= r >> 7;
-        r ^= r << 17;
-        o = (size_t)(r % (in->len - 80));
-        while ((in->data[o] & 0xC0) == 0x80)
-            o++;
-        l = 8 + (size_t)((r >> 32) % 57);
-        while (o + l < in->len && (in->data[o + l] & 0xC0) == 0x80)
-            l++;
-        in->off[k] = o;
-        in->slen[k] = l;
-    }
+    bench_cut_short(in->data, in->len, n, in->off, in->slen);
     in->nshort = n;
 }
 

@@ -19,6 +19,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "peers.h"
+#include "short_cut.h"
 
 #include "utf8kit.h"
 
@@ -264,28 +265,18 @@ static void add_dir(const char *dir, const char *sub)
 static void add_short(const char *name, const struct input *src)
 {
     struct input *in = &inputs[ninputs];
-    size_t k, n = 20000;
-    unsigned long long r = 88172645463325252ull;
+    size_t n = 20000;
     if (!src || src->len < 200)
         return;
     *in = *src;
     snprintf(in->name, sizeof in->name, "%s", name);
     in->soff = malloc(n * sizeof(size_t));
     in->slen = malloc(n * sizeof(size_t));
-    for (k = 0; k < n; k++) {
-        size_t off, l;
-        r ^= r << 13;
-        r ^= r >> 7;
-        r ^= r << 17;
-        off = (size_t)(r % (src->len - 80));
-        while ((src->data[off] & 0xC0) == 0x80)
-            off++;
-        l = 8 + (size_t)((r >> 32) % 57);
-        while (off + l < src->len && (src->data[off + l] & 0xC0) == 0x80)
-            l++;
-        in->soff[k] = off;
-        in->slen[k] = l;
+    if (!in->soff || !in->slen) {
+        fprintf(stderr, "utf8kit_bench: out of memory\n");
+        exit(1);
     }
+    bench_cut_short(src->data, src->len, n, in->soff, in->slen);
     in->nshort = n;
     ninputs++;
 }
