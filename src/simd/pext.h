@@ -24,6 +24,10 @@
  *   v_load_widen32(d, p)  VW 32-bit units to d, unit k = byte k at p
  *   v_widen8(d, p, be, wide)  8 units to d, unit k = byte k at p: 16-bit
  *                        (big-endian in memory when be), 32-bit when wide
+ *   v_widen_ascii(d, v, p, be, wide)  VW units to d, unit k = byte k of v,
+ *                        which holds the VW bytes at p (the layer widens
+ *                        from whichever is cheaper): 16-bit (big-endian
+ *                        in memory when be), 32-bit when wide
  *
  * and, on u8k_v read as VW / 2 lanes of 16 bits:
  *

@@ -93,9 +93,9 @@ U8K_INLINE void v_load_widen16(uint16_t *d, const unsigned char *p, bool be)
 /* The VW bytes of v, loaded from p, as VW units at d (32-bit when wide):
  * zero-extended out of the register, for the ASCII blocks at the start
  * of an input (u8k_ascii_head in simd/pext.h). There, on AMD Zen 5, this
- * widens 16-32% faster than loading the bytes again for a zero-extension
- * from memory; in the block loop that form stays (this one there cost
- * mostly-ASCII text 8%). */
+ * widens pure ASCII text 4-23% faster than loading the bytes again for a
+ * zero-extension from memory; in the block loop that form stays (this
+ * one there cost mostly-ASCII text 8%). */
 U8K_INLINE void v_widen_ascii(void *d, u8k_v v, const unsigned char *p, bool be, bool wide)
 {
     __m128i lo = _mm256_castsi256_si128(v), hi = _mm256_extracti128_si256(v, 1);
