@@ -190,7 +190,7 @@ int main(int argc, char **argv)
         unsigned char *src, *out;
         struct input in = {0};
         double best[2] = {1e30, 1e30};
-        size_t len, cap, total;
+        size_t len, cap, total, n;
         long sz;
         int r;
         const char *base = strrchr(argv[a], '/');
@@ -227,8 +227,8 @@ int main(int argc, char **argv)
             }
         total = len;
         if (in.nshort)
-            for (total = 0, r = 0; r < (int)in.nshort; r++)
-                total += in.slen[r];
+            for (total = 0, n = 0; n < in.nshort; n++)
+                total += in.slen[n];
         printf("%-36s %-12s %8.2f %8.2f GB/s  new/old %.3f\n", base ? base + 1 : argv[a], opname,
                (double)total / best[0] * 1e-9, (double)total / best[1] * 1e-9, best[0] / best[1]);
         free(in.off);
