@@ -2,11 +2,13 @@
  * dispatch.c - choose the kernels once, on first use.
  *
  * The chooser pattern of PostgreSQL's pg_crc32c_*_choose.c, made atomic:
- * `u8k_active_kernels` starts NULL; the first caller detects the CPU, reads
- * UTF8KIT_FORCE_IMPL, and publishes its choice with a release store. Two
- * threads racing here both compute the same answer, so the race is benign.
- * CPUID is never executed again after that (on a virtual machine it traps
- * to the hypervisor and costs microseconds).
+ * `u8k_active_kernels` starts at a table of stubs (first_kernels), each of
+ * which chooses, publishes its choice with a release store, and calls the
+ * chosen kernel. The public calls then read the pointer and jump, with no
+ * test and no frame of their own. Two threads racing here both compute
+ * the same answer, so the race is benign. CPUID is never executed again
+ * after that (on a virtual machine it traps to the hypervisor and costs
+ * microseconds).
  */
 #include "internal.h"
 
@@ -184,8 +186,84 @@ static const u8k_kernels *fit(const u8k_kernels *k)
     return k;
 }
 
+/* The stubs of the table in use before the first choice: each makes it
+ * (u8k_active) and runs the chosen kernel. */
+static bool first_is_valid(const unsigned char *s, size_t len)
+{
+    return u8k_active()->is_valid(s, len);
+}
+static utf8kit_result first_validate(const unsigned char *s, size_t len)
+{
+    return u8k_active()->validate(s, len);
+}
+static size_t first_ascii_prefix(const unsigned char *s, size_t len)
+{
+    return u8k_active()->ascii_prefix(s, len);
+}
+static size_t first_count(const unsigned char *s, size_t len) { return u8k_active()->count(s, len); }
+static size_t first_utf16_length(const unsigned char *s, size_t len)
+{
+    return u8k_active()->utf16_length(s, len);
+}
+static utf8kit_result first_validate_counts(const unsigned char *s, size_t len,
+                                            utf8kit_counts *counts)
+{
+    return u8k_active()->validate_counts(s, len, counts);
+}
+static utf8kit_result first_utf8_to_utf16(const unsigned char *src, size_t len, uint16_t *dst,
+                                          size_t cap, unsigned flags)
+{
+    return u8k_active()->utf8_to_utf16(src, len, dst, cap, flags);
+}
+static utf8kit_result first_utf8_to_utf32(const unsigned char *src, size_t len, uint32_t *dst,
+                                          size_t cap, unsigned flags)
+{
+    return u8k_active()->utf8_to_utf32(src, len, dst, cap, flags);
+}
+static utf8kit_result first_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
+                                          size_t cap, unsigned flags)
+{
+    return u8k_active()->utf16_to_utf8(src, len, dst, cap, flags);
+}
+static utf8kit_result first_utf32_to_utf8(const uint32_t *src, size_t len, unsigned char *dst,
+                                          size_t cap, unsigned flags)
+{
+    return u8k_active()->utf32_to_utf8(src, len, dst, cap, flags);
+}
+static utf8kit_result first_latin1_to_utf8(const unsigned char *src, size_t len,
+                                           unsigned char *dst, size_t cap)
+{
+    return u8k_active()->latin1_to_utf8(src, len, dst, cap);
+}
+static utf8kit_result first_utf8_to_latin1(const unsigned char *src, size_t len,
+                                           unsigned char *dst, size_t cap, unsigned flags)
+{
+    return u8k_active()->utf8_to_latin1(src, len, dst, cap, flags);
+}
+static size_t first_count_assume_valid(const unsigned char *s, size_t len, bool utf16)
+{
+    return u8k_active()->count_assume_valid(s, len, utf16);
+}
+
+static const u8k_kernels first_kernels = {
+    "(not yet chosen)",
+    first_is_valid,
+    first_validate,
+    first_ascii_prefix,
+    first_count,
+    first_utf16_length,
+    first_validate_counts,
+    first_utf8_to_utf16,
+    first_utf8_to_utf32,
+    first_utf16_to_utf8,
+    first_utf32_to_utf8,
+    first_latin1_to_utf8,
+    first_utf8_to_latin1,
+    first_count_assume_valid,
+};
+
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */
-const u8k_kernels *u8k_active_kernels;
+const u8k_kernels *u8k_active_kernels = &first_kernels;
 
 static const u8k_kernels *choose(void)
 {
@@ -206,7 +284,7 @@ static const u8k_kernels *choose(void)
 const u8k_kernels *u8k_active(void)
 {
     const u8k_kernels *k = __atomic_load_n(&u8k_active_kernels, __ATOMIC_ACQUIRE);
-    if (U8K_UNLIKELY(k == NULL)) {
+    if (U8K_UNLIKELY(k == &first_kernels)) {
         k = choose();
         __atomic_store_n(&u8k_active_kernels, k, __ATOMIC_RELEASE);
     }

@@ -133,9 +133,11 @@ utf8kit_result u8k_scalar_utf8_to_latin1(const unsigned char *src, size_t len,
  * (src/dispatch.c). */
 const u8k_kernels *u8k_active(void);
 
-/* u8k_kernels_now is u8k_active inlined for calls on short inputs, where
- * a function call more is a tenth of the time: the pointer it publishes,
- * and the chooser only while it is still NULL. */
+/* u8k_kernels_now is the table to call on the hot paths, where a test or
+ * a function call more is a tenth of the time on short inputs: the
+ * pointer u8k_active publishes. Before the first choice it points to a
+ * table of stubs that choose and then run the chosen kernel (dispatch.c),
+ * so it is never NULL and a public call can end in a plain jump. */
 #if defined(__GNUC__) || defined(__clang__)
 /* hidden: read PC-relative, not through the GOT (the library's symbols
  * are hidden anyway, see CMakeLists.txt) */
@@ -144,8 +146,7 @@ __attribute__((visibility("hidden")))
 extern const u8k_kernels *u8k_active_kernels;
 U8K_INLINE const u8k_kernels *u8k_kernels_now(void)
 {
-    const u8k_kernels *k = __atomic_load_n(&u8k_active_kernels, __ATOMIC_ACQUIRE);
-    return U8K_LIKELY(k != NULL) ? k : u8k_active();
+    return __atomic_load_n(&u8k_active_kernels, __ATOMIC_ACQUIRE);
 }
 
 /* u8k_splat4[b] is the byte b four times, for a 32-bit broadcast from
