@@ -188,7 +188,7 @@ U8K_INLINE size_t u8k_bmp(const u8k_enc_k *k, u8k_v u, unsigned char *dst, bool 
         /* the row: the bits of the group's units 4g..4g+3 */
         unsigned e = m >> 8 * g & 0xFF;
         v_store_shuffled(dst + n, g & 1 ? hi : lo, g >> 1, u8k_pack3[e]);
-        n += 4 + (size_t)__builtin_popcount(e);
+        n += 4 + (unsigned)__builtin_popcount(e);
     }
     return n;
 }
@@ -210,15 +210,15 @@ U8K_INLINE size_t u8k_two(const u8k_enc_k *k, u8k_v u, u8k_v le7f, uint32_t m, u
         unsigned e0 = m & 0xFF, e1 = m >> 8 & 0xFF;
         u8k_v x = v_lookup(two, v_table2(u8k_pack2[e0], u8k_pack2[e1]));
         v_store_part(dst, x, 0);
-        n = 8 + (size_t)__builtin_popcount(e0);
+        n = 8 + (unsigned)__builtin_popcount(e0);
         v_store_part(dst + n, x, 1);
-        return n + 8 + (size_t)__builtin_popcount(e1);
+        return n + 8 + (unsigned)__builtin_popcount(e1);
     }
 #else
     _Pragma("GCC unroll 2") for (int p = 0; p < VW / 16; p++) {
         unsigned e = m >> 8 * p & 0xFF;
         v_store_shuffled(dst + n, two, p, u8k_pack2[e]);
-        n += 8 + (size_t)__builtin_popcount(e);
+        n += 8 + (unsigned)__builtin_popcount(e);
     }
     return n;
 #endif
@@ -248,7 +248,7 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
         unsigned a = m1 >> 4 * p & 15, b = m2 >> 4 * p & 15, d = m3 >> 4 * p & 15;
         unsigned e = (unsigned)u8k_spread4[a] + u8k_spread4[b] + u8k_spread4[d];
         v_store_shuffled(dst + n, x, p, u8k_pack4x[e]);
-        n += 4 + (size_t)__builtin_popcount(a | b << 4 | d << 8);
+        n += 4 + (unsigned)__builtin_popcount(a | b << 4 | d << 8);
     }
     return n;
 }
@@ -377,19 +377,21 @@ U8K_INLINE size_t u8k_two_units(const u8k_enc_k *k, const u8k_units *u, unsigned
 }
 
 /* UTF-16 -> UTF-8 of at least 16 units (flags: U8K_BE, U8K_TRUSTED for
- * the scalar kernel), with the result of the scalar kernel's contract;
- * out of line, see simd_utf16_to_utf8_shuffle. */
-U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_t *src, size_t len,
-                                                                   unsigned char *dst, size_t cap,
-                                                                   unsigned flags)
+ * the scalar kernel; be: U8K_BE is set), with the result of the scalar
+ * kernel's contract. */
+U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, size_t len,
+                                                         unsigned char *dst, size_t cap,
+                                                         unsigned flags, bool be)
 {
-    bool be = (flags & U8K_BE) != 0;
     size_t i = 0, o = 0;
     utf8kit_result r;
     u8k_enc_k k;
     u8k_enc_init(&k);
-    /* 64 bytes of room: 16 units make at most 48 and write up to 52. */
-    while (i + 16 <= len && o + 64 <= cap) {
+    /* 64 bytes of room: 16 units make at most 48 and write up to 52.
+     * (The bounds as o < olim, i <= ilast: len >= 16; olim is 0, never
+     * reached, without the room.) */
+    const size_t ilast = len - 16, olim = cap >= 64 ? cap - 63 : 0;
+    while (i <= ilast && o < olim) {
         u8k_units u = u8k_load_units(src + i, be);
         u8k_v any = u8k_units_or(&u), x;
         if (!v_overlap(any, v_splat16(0xFF80))) {
@@ -470,6 +472,22 @@ U8K_NOINLINE static utf8kit_result simd_utf16_to_utf8_shuffle_long(const uint16_
     return u8k_to8_shift(r, i, o);
 }
 
+/* The loop out of line (see u8k_utf16_to_utf8_shuffle), once for each
+ * byte order: with the order a constant, the loop tests it nowhere. */
+U8K_NOINLINE static utf8kit_result u8k_utf16le_to_utf8_long(const uint16_t *src, size_t len,
+                                                            unsigned char *dst, size_t cap,
+                                                            unsigned flags)
+{
+    return u8k_utf16_to_utf8_shuffle_loop(src, len, dst, cap, flags, false);
+}
+
+U8K_NOINLINE static utf8kit_result u8k_utf16be_to_utf8_long(const uint16_t *src, size_t len,
+                                                            unsigned char *dst, size_t cap,
+                                                            unsigned flags)
+{
+    return u8k_utf16_to_utf8_shuffle_loop(src, len, dst, cap, flags, true);
+}
+
 /* Whether the 8 to 32 units at src are all ASCII, and then they are
  * stored as bytes at dst (room for them known), with no branch on the
  * length: the test is u8k_short_or of internal.h over their bytes (an
@@ -499,7 +517,9 @@ static utf8kit_result u8k_utf16_to_utf8_shuffle(const uint16_t *src, size_t len,
         return u8k_res(UTF8KIT_OK, len, len, 0);
     if (len < 16)
         return u8k_scalar_utf16_to_utf8(src, len, dst, cap, flags);
-    return simd_utf16_to_utf8_shuffle_long(src, len, dst, cap, flags);
+    if (flags & U8K_BE)
+        return u8k_utf16be_to_utf8_long(src, len, dst, cap, flags);
+    return u8k_utf16le_to_utf8_long(src, len, dst, cap, flags);
 }
 
 /* (in two parts when long: u8k_split) */
@@ -519,8 +539,10 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
     size_t i = 0, o = 0;
     utf8kit_result r;
     u8k_enc_k k;
+    /* (the bounds as in the UTF-16 loop) */
+    const size_t ilast = len - 16, olim = cap >= 64 ? cap - 63 : 0;
     u8k_enc_init(&k);
-    while (i + 16 <= len && o + 64 <= cap) {
+    while (i <= ilast && o < olim) {
         u8k_v any, x;
         bool sur;
         u8k_units u = u8k_load_units32(src + i, &any);
