@@ -28,6 +28,8 @@
  *                        which holds the VW bytes at p (the layer widens
  *                        from whichever is cheaper): 16-bit (big-endian
  *                        in memory when be), 32-bit when wide
+ *   v_pin(v)             v, made opaque to the compiler (or v as it is:
+ *                        see u8k_dec_init)
  *
  * and, on u8k_v read as VW / 2 lanes of 16 bits:
  *
@@ -101,15 +103,45 @@ static const unsigned char u8k_pack_rows[256][16] = {U8K_ROW64(0), U8K_ROW64(64)
  * D800 - 40 for the - 1 in U) and the low one DC00 | xxxx << 6 | wwwwww
  * at its fourth (the low 10 bits of v3). Lanes that are no character's
  * end (nor a third byte of 4) get garbage. */
-U8K_INLINE u8k_v u8k_end_values(u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h, int kind, bool be)
+/* Its constants, and those of the masks of a block (U8K_PEXT_MASKS),
+ * made once for a loop: see u8k_dec_init. */
+typedef struct u8k_dec_k {
+    u8k_v x3080, x2080, xbf, x80, s40, sef;
+} u8k_dec_k;
+
+/* The constants, pinned (v_pin) when `pin`: short of vector registers,
+ * gcc rebuilds an unpinned one inside the block loop from an immediate
+ * each time (two or three instructions), where a pinned one stays in a
+ * register or is read back from the stack (one load, often folded into
+ * the instruction that uses it). */
+U8K_INLINE void u8k_dec_init(u8k_dec_k *k, bool pin)
+{
+    k->x3080 = v_splat16(0x3080);
+    k->x2080 = v_splat16(0x2080);
+    k->xbf = v_splat16(0xBF);
+    k->x80 = v_splat16(0x80);
+    k->s40 = v_splat(0x40);
+    k->sef = v_splat(0xEF);
+    if (pin) {
+        k->x3080 = v_pin(k->x3080);
+        k->x2080 = v_pin(k->x2080);
+        k->xbf = v_pin(k->xbf);
+        k->x80 = v_pin(k->x80);
+        k->s40 = v_pin(k->s40);
+        k->sef = v_pin(k->sef);
+    }
+}
+
+U8K_INLINE u8k_v u8k_end_values(const u8k_dec_k *k, u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h,
+                                int kind, bool be)
 {
     u8k_v b = v_widen16(w, h), a1 = v_widen16(p1, h);
     u8k_v x = v_xor(v_shl16(a1, 6), b);
-    u8k_v v = v_xor(x, v_splat16(0x3080));
+    u8k_v v = v_xor(x, k->x3080);
     if (kind >= 3) {
         u8k_v a2 = v_widen16(p2, h);
-        u8k_v v3 = v_xor(x, v_xor(v_shl16(a2, 12), v_splat16(0x2080)));
-        v = v_blend(v3, v, v_gt16(a1, v_splat16(0xBF)));
+        u8k_v v3 = v_xor(x, v_xor(v_shl16(a2, 12), k->x2080));
+        v = v_blend(v3, v, v_gt16(a1, k->xbf));
         if (kind == 4) {
             u8k_v ef = v_splat16(0xEF);
             v = v_blend(v, v_add16(v_shr16(v3, 4), v_splat16(0xD800 - 0x40)), v_gt16(a2, ef));
@@ -117,7 +149,7 @@ U8K_INLINE u8k_v u8k_end_values(u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h, in
                         v_gt16(v_widen16(p3, h), ef));
         }
     }
-    v = v_blend(v, b, v_gt16(v_splat16(0x80), b));
+    v = v_blend(v, b, v_gt16(k->x80, b));
     return be ? v_bswap16(v) : v;
 }
 
@@ -125,14 +157,14 @@ U8K_INLINE u8k_v u8k_end_values(u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h, in
  * one ends at byte k, or a high surrogate) after the block prev, in
  * order, at dst or dst32 (wide); writes at most VW units; returns how
  * many count. */
-U8K_INLINE size_t u8k_block_units(u8k_v w, u8k_v prev, uint64_t e, int kind, bool be, bool wide,
-                                  uint16_t *dst, uint32_t *dst32)
+U8K_INLINE size_t u8k_block_units(const u8k_dec_k *k, u8k_v w, u8k_v prev, uint64_t e, int kind,
+                                  bool be, bool wide, uint16_t *dst, uint32_t *dst32)
 {
     u8k_v p1 = v_prev1(w, prev), p2 = kind >= 3 ? v_prev2(w, prev) : p1;
     u8k_v p3 = kind == 4 ? v_prev3(w, prev) : p1;
     size_t n = 0;
     for (int h = 0; h < 2; h++) {
-        u8k_v v = u8k_end_values(w, p1, p2, p3, h, kind, be);
+        u8k_v v = u8k_end_values(k, w, p1, p2, p3, h, kind, be);
         unsigned m = (unsigned)(e >> (h * VW / 2) & U8K_HALF_BITS);
         n += wide ? v_pack32(dst32 + n, v, u8k_pack_rows, m) : v_pack16(dst + n, v, u8k_pack_rows, m);
     }
@@ -154,10 +186,10 @@ typedef struct {
  * of 1 and 2 bytes: ASCII, a tail one after a 2-byte lead (the callers
  * add those of 3 and 4: a tail two after E0..FF, three after F0..FF).
  * (v - 40 has its high bit set exactly for C0..FF, v - 60 for E0..FF.) */
-#define U8K_PEXT_MASKS(w, pm2, pe0, st)                                                   \
+#define U8K_PEXT_MASKS(w, pm2, pe0, st, k)                                                \
     do {                                                                                  \
         high = v_high(w);                                                                 \
-        lead = v_high(v_subs(w, v_splat(0x40)));                                          \
+        lead = v_high(v_subs(w, (k).s40));                                                \
         e0 = v_high(v_subs(w, (st).e0));                                                  \
         tail = high & ~lead;                                                              \
         m2 = lead & ~e0;                                                                  \
@@ -235,7 +267,9 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
     uint32_t *dst32 = (uint32_t *)out;
     bool more = true;
     u8k_vstate st;
+    u8k_dec_k k;
     u8k_vinit(&st);
+    u8k_dec_init(&k, false);
     while (b + VW <= len && o + VW <= cap) {
         u8k_v w = v_load(src + b);
         uint64_t high, lead, tail, m2, e0, f0, e, hs;
@@ -245,7 +279,7 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
             more = false;
             break;
         }
-        U8K_PEXT_MASKS(w, pm2, pe0, st);
+        U8K_PEXT_MASKS(w, pm2, pe0, st, k);
         f0 = v_high(v_subs(w, st.f0));
         /* the third bytes of 4: ends in UTF-16 only */
         hs = tail & (f0 << 2 | pf0 >> (VW - 2));
@@ -261,7 +295,7 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
         if (wide) {
             u8k_v p1 = v_prev1(w, prev), p2 = v_prev2(w, prev), p3 = v_prev3(w, prev);
             for (int h = 0; h < 2; h++) {
-                u8k_v lo = u8k_end_values(w, p1, p2, p3, h, 3, false);
+                u8k_v lo = u8k_end_values(&k, w, p1, p2, p3, h, 3, false);
                 u8k_v a2 = v_widen16(p2, h), a3 = v_widen16(p3, h);
                 u8k_v hi = v_and(v_gt16(a3, v_splat16(0xEF)),
                                  v_or(v_shl16(v_and(a3, v_splat16(7)), 2),
@@ -270,7 +304,7 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
                 o += v_pack32x2(dst32 + o, lo, hi, u8k_pack_rows, m);
             }
         } else {
-            o += u8k_block_units(w, prev, e, 4, be, false, dst + o, NULL);
+            o += u8k_block_units(&k, w, prev, e, 4, be, false, dst + o, NULL);
         }
         /* the last whole character: a high surrogate stored last waits
          * for its low half in the next block */
@@ -317,8 +351,10 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
     u8k_v prev = at->prev;
     uint64_t pm2 = at->pm2, pe0 = at->pe0;
     u8k_vstate st;
+    u8k_dec_k k;
     utf8kit_result r;
     u8k_vinit(&st);
+    u8k_dec_init(&k, true);
     /* a block writes at most VW units from o (v_pack16/32 included) */
     while (b + VW <= len && o + VW <= cap) {
         u8k_v w = v_load(src + b);
@@ -369,7 +405,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             continue;
         }
         /* F0..FF (v - EF is non-zero exactly there) */
-        if (v_any(v_subs(w, v_splat(0xEF)))) {
+        if (v_any(v_subs(w, k.sef))) {
             /* over to u8k_pext_four, through the caller (a call
              * here would cost this loop its vector registers) */
             at->b = b;
@@ -382,7 +418,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             *four = true;
             return u8k_res(UTF8KIT_OK, 0, 0, 0);
         }
-        U8K_PEXT_MASKS(w, pm2, pe0, st);
+        U8K_PEXT_MASKS(w, pm2, pe0, st, k);
         if ((e0 | pe0 >> (VW - 2)) == 0) {
             /* no E0..EF in this block or the 2 bytes before it: 1-
              * and 2-byte characters only (and no byte wants the
@@ -392,7 +428,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             e &= U8K_BLOCK_BITS;
             if (e == 0)
                 goto rest; /* only invalid input (under U8K_TRUSTED) */
-            o += u8k_block_units(w, prev, e, 2, be, wide, dst + o, dst32 + o);
+            o += u8k_block_units(&k, w, prev, e, 2, be, wide, dst + o, dst32 + o);
         } else {
             /* no byte wants the byte 3 back (no F0..FF) */
             if (!trusted && v_any(u8k_vcheck2_three(&st, w, prev)))
@@ -400,7 +436,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
             if (e == 0)
                 goto rest;
-            o += u8k_block_units(w, prev, e, 3, be, wide, dst + o, dst32 + o);
+            o += u8k_block_units(&k, w, prev, e, 3, be, wide, dst + o, dst32 + o);
         }
         done = b + 64 - (size_t)__builtin_clzll(e);
         od = o;
@@ -459,14 +495,30 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
     }
 }
 
+/* Each twice: for the usual call (little-endian, checked: flags 0, so
+ * that the loop tests neither), and for any flags. */
 static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext(const unsigned char *src, size_t len,
-                                                       uint16_t *dst, size_t cap, unsigned flags)
+                                                       uint16_t *dst, size_t cap)
+{
+    return u8k_long_units_pext(src, len, dst, cap, 0, false);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext_flags(const unsigned char *src, size_t len,
+                                                             uint16_t *dst, size_t cap,
+                                                             unsigned flags)
 {
     return u8k_long_units_pext(src, len, dst, cap, flags, false);
 }
 
 static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext(const unsigned char *src, size_t len,
-                                                       uint32_t *dst, size_t cap, unsigned flags)
+                                                       uint32_t *dst, size_t cap)
+{
+    return u8k_long_units_pext(src, len, dst, cap, 0, true);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext_flags(const unsigned char *src, size_t len,
+                                                             uint32_t *dst, size_t cap,
+                                                             unsigned flags)
 {
     return u8k_long_units_pext(src, len, dst, cap, flags, true);
 }
@@ -538,6 +590,7 @@ static U8K_NOINLINE size_t u8k_part_units(const unsigned char *src, size_t n, vo
         uint32_t u32[VW];
     } tmp;
     u8k_vstate st;
+    u8k_dec_k dk;
     u8k_v w = v_load_part(src, n), zero = v_splat(0);
     uint64_t in = ((uint64_t)1 << n) - 1, high, lead, tail, m2, e0, e;
     size_t k;
@@ -545,7 +598,8 @@ static U8K_NOINLINE size_t u8k_part_units(const unsigned char *src, size_t n, vo
     if (v_any(v_subs(w, v_splat(0xEF))))
         return SIZE_MAX; /* F0..FF */
     u8k_vinit(&st);
-    U8K_PEXT_MASKS(w, (uint64_t)0, (uint64_t)0, st);
+    u8k_dec_init(&dk, false);
+    U8K_PEXT_MASKS(w, (uint64_t)0, (uint64_t)0, st, dk);
     (void)lead;
     (void)m2;
     if (e0 == 0) {
@@ -557,7 +611,7 @@ static U8K_NOINLINE size_t u8k_part_units(const unsigned char *src, size_t n, vo
         e |= tail & e0 << 2;
         kind = 3;
     }
-    k = u8k_block_units(w, zero, e & in, kind, be, wide, tmp.u16, tmp.u32);
+    k = u8k_block_units(&dk, w, zero, e & in, kind, be, wide, tmp.u16, tmp.u32);
     if (k > cap)
         return SIZE_MAX;
     memcpy(out, &tmp, k * (wide ? 4 : 2));
@@ -577,7 +631,9 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
-    return u8k_shift(u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a, flags), a, a);
+    return u8k_shift(flags == 0 ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
+                                : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags),
+                     a, a);
 }
 
 static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
@@ -592,7 +648,9 @@ static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
-    return u8k_shift(u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a, flags), a, a);
+    return u8k_shift(flags == 0 ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
+                                : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags),
+                     a, a);
 }
 
 #endif /* UTF8KIT_SIMD_PEXT_H */
