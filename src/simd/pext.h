@@ -107,6 +107,8 @@ static const unsigned char u8k_pack_rows[256][16] = {U8K_ROW64(0), U8K_ROW64(64)
  * made once for a loop: see u8k_dec_init. */
 typedef struct u8k_dec_k {
     u8k_v x3080, x2080, xbf, x80, s40, sef;
+    /* for 4-byte characters */
+    u8k_v xef, xd7c0, x3ff, xdc00, x7, x3;
 } u8k_dec_k;
 
 /* The constants, pinned (v_pin) when `pin`: short of vector registers,
@@ -122,6 +124,12 @@ U8K_INLINE void u8k_dec_init(u8k_dec_k *k, bool pin)
     k->x80 = v_splat16(0x80);
     k->s40 = v_splat(0x40);
     k->sef = v_splat(0xEF);
+    k->xef = v_splat16(0xEF);
+    k->xd7c0 = v_splat16(0xD800 - 0x40);
+    k->x3ff = v_splat16(0x03FF);
+    k->xdc00 = v_splat16(0xDC00);
+    k->x7 = v_splat16(7);
+    k->x3 = v_splat16(3);
     if (pin) {
         k->x3080 = v_pin(k->x3080);
         k->x2080 = v_pin(k->x2080);
@@ -129,7 +137,23 @@ U8K_INLINE void u8k_dec_init(u8k_dec_k *k, bool pin)
         k->x80 = v_pin(k->x80);
         k->s40 = v_pin(k->s40);
         k->sef = v_pin(k->sef);
+        k->xef = v_pin(k->xef);
+        k->xd7c0 = v_pin(k->xd7c0);
+        k->x3ff = v_pin(k->x3ff);
+        k->xdc00 = v_pin(k->xdc00);
+        k->x7 = v_pin(k->x7);
+        k->x3 = v_pin(k->x3);
     }
+}
+
+/* The same for the validator's constants in *st (simd/validate.h). */
+U8K_INLINE void u8k_vstate_pin(u8k_vstate *st)
+{
+    st->nib = v_pin(st->nib);
+    st->e0 = v_pin(st->e0);
+    st->f0 = v_pin(st->f0);
+    st->hi = v_pin(st->hi);
+    st->tailmax = v_pin(st->tailmax);
 }
 
 U8K_INLINE u8k_v u8k_end_values(const u8k_dec_k *k, u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h,
@@ -143,10 +167,8 @@ U8K_INLINE u8k_v u8k_end_values(const u8k_dec_k *k, u8k_v w, u8k_v p1, u8k_v p2,
         u8k_v v3 = v_xor(x, v_xor(v_shl16(a2, 12), k->x2080));
         v = v_blend(v3, v, v_gt16(a1, k->xbf));
         if (kind == 4) {
-            u8k_v ef = v_splat16(0xEF);
-            v = v_blend(v, v_add16(v_shr16(v3, 4), v_splat16(0xD800 - 0x40)), v_gt16(a2, ef));
-            v = v_blend(v, v_or(v_and(v3, v_splat16(0x03FF)), v_splat16(0xDC00)),
-                        v_gt16(v_widen16(p3, h), ef));
+            v = v_blend(v, v_add16(v_shr16(v3, 4), k->xd7c0), v_gt16(a2, k->xef));
+            v = v_blend(v, v_or(v_and(v3, k->x3ff), k->xdc00), v_gt16(v_widen16(p3, h), k->xef));
         }
     }
     v = v_blend(v, b, v_gt16(k->x80, b));
@@ -269,11 +291,12 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
     u8k_vstate st;
     u8k_dec_k k;
     u8k_vinit(&st);
-    u8k_dec_init(&k, false);
+    u8k_vstate_pin(&st);
+    u8k_dec_init(&k, true);
     while (b + VW <= len && o + VW <= cap) {
         u8k_v w = v_load(src + b);
         uint64_t high, lead, tail, m2, e0, f0, e, hs;
-        if (!v_any(v_subs(w, v_splat(0xEF))) && pf0 >> (VW - 3) == 0)
+        if (!v_any(v_subs(w, k.sef)) && pf0 >> (VW - 3) == 0)
             break;
         if (!trusted && v_any(u8k_vcheck2(&st, w, prev))) {
             more = false;
@@ -297,9 +320,8 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
             for (int h = 0; h < 2; h++) {
                 u8k_v lo = u8k_end_values(&k, w, p1, p2, p3, h, 3, false);
                 u8k_v a2 = v_widen16(p2, h), a3 = v_widen16(p3, h);
-                u8k_v hi = v_and(v_gt16(a3, v_splat16(0xEF)),
-                                 v_or(v_shl16(v_and(a3, v_splat16(7)), 2),
-                                      v_and(v_shr16(a2, 4), v_splat16(3))));
+                u8k_v hi = v_and(v_gt16(a3, k.xef), v_or(v_shl16(v_and(a3, k.x7), 2),
+                                                          v_and(v_shr16(a2, 4), k.x3)));
                 unsigned m = (unsigned)(e >> (h * VW / 2) & U8K_HALF_BITS);
                 o += v_pack32x2(dst32 + o, lo, hi, u8k_pack_rows, m);
             }
@@ -354,6 +376,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
     u8k_dec_k k;
     utf8kit_result r;
     u8k_vinit(&st);
+    u8k_vstate_pin(&st);
     u8k_dec_init(&k, true);
     /* a block writes at most VW units from o (v_pack16/32 included) */
     while (b + VW <= len && o + VW <= cap) {
