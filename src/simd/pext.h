@@ -84,27 +84,9 @@ static const unsigned char u8k_pack_rows[256][16] = {U8K_ROW64(0), U8K_ROW64(64)
 #define U8K_BLOCK_BITS (VW == 64 ? ~(uint64_t)0 : ((uint64_t)1 << VW) - 1)
 #define U8K_HALF_BITS (((uint64_t)1 << VW / 2) - 1)
 
-/* The value of the character that would end at each byte of half h of
- * the block w, in 16-bit lanes, given the bytes p1, p2, p3 one, two and
- * three places before each byte (big-endian when be). With a1, a2 the
- * bytes before and b the byte itself, x = a1 << 6 ^ b holds the low 6
- * bits of b and the bits of a1 above them, and what XOR takes away is
- * known:
- *   110xxxxx 10yyyyyy: x ^ 3080 (a1 << 6 had 3000 above xxxxx, b had 80)
- *   1110wwww 10xxxxxx 10yyyyyy: v3 = x ^ a2 << 12 ^ 2080 (a1 << 6 had
- *   2000, which a2 << 12 leaves in place, and the shift drops a2's top
- *   nibble)
- * a1 above BF is a lead (2 bytes), else a tail (3 bytes); b below 80 is
- * ASCII, itself. `kind` is the longest character the block may hold: 2
- * (p2 and p3 are not read), 3 (p3 is not read) or 4 (UTF-16 only): a
- * 4-byte character 11110uuu 10uuzzzz 10yyxxxx 10wwwwww, U = uuuuu - 1,
- * becomes two units, the high surrogate D800 | U << 6 | zzzz << 2 | yy
- * at its third byte (a2 is the lead: v3 >> 4 is uuu uuzzzz yy, plus
- * D800 - 40 for the - 1 in U) and the low one DC00 | xxxx << 6 | wwwwww
- * at its fourth (the low 10 bits of v3). Lanes that are no character's
- * end (nor a third byte of 4) get garbage. */
-/* Its constants, and those of the masks of a block (U8K_PEXT_MASKS),
- * made once for a loop: see u8k_dec_init. */
+/* The constants of u8k_end_values (below), of the masks of a block
+ * (U8K_PEXT_MASKS) and of the 4-byte path, made once for a loop: see
+ * u8k_dec_init. */
 typedef struct u8k_dec_k {
     u8k_v x3080, x2080, xbf, x80, s40, sef;
     /* for 4-byte characters */
@@ -156,6 +138,25 @@ U8K_INLINE void u8k_vstate_pin(u8k_vstate *st)
     st->tailmax = v_pin(st->tailmax);
 }
 
+/* The value of the character that would end at each byte of half h of
+ * the block w, in 16-bit lanes, given the bytes p1, p2, p3 one, two and
+ * three places before each byte (big-endian when be). With a1, a2 the
+ * bytes before and b the byte itself, x = a1 << 6 ^ b holds the low 6
+ * bits of b and the bits of a1 above them, and what XOR takes away is
+ * known:
+ *   110xxxxx 10yyyyyy: x ^ 3080 (a1 << 6 had 3000 above xxxxx, b had 80)
+ *   1110wwww 10xxxxxx 10yyyyyy: v3 = x ^ a2 << 12 ^ 2080 (a1 << 6 had
+ *   2000, which a2 << 12 leaves in place, and the shift drops a2's top
+ *   nibble)
+ * a1 above BF is a lead (2 bytes), else a tail (3 bytes); b below 80 is
+ * ASCII, itself. `kind` is the longest character the block may hold: 2
+ * (p2 and p3 are not read), 3 (p3 is not read) or 4 (UTF-16 only): a
+ * 4-byte character 11110uuu 10uuzzzz 10yyxxxx 10wwwwww, U = uuuuu - 1,
+ * becomes two units, the high surrogate D800 | U << 6 | zzzz << 2 | yy
+ * at its third byte (a2 is the lead: v3 >> 4 is uuu uuzzzz yy, plus
+ * D800 - 40 for the - 1 in U) and the low one DC00 | xxxx << 6 | wwwwww
+ * at its fourth (the low 10 bits of v3). Lanes that are no character's
+ * end (nor a third byte of 4) get garbage. k: the constants. */
 U8K_INLINE u8k_v u8k_end_values(const u8k_dec_k *k, u8k_v w, u8k_v p1, u8k_v p2, u8k_v p3, int h,
                                 int kind, bool be)
 {
