@@ -21,11 +21,15 @@
 #define U8K_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define U8K_INLINE static inline __attribute__((always_inline))
 #define U8K_NOINLINE __attribute__((noinline))
+/* a function whose small hot loop must not depend on where the linker
+ * happens to put it (see four_octet_words in scalar/decode.c) */
+#define U8K_ALIGN64 __attribute__((aligned(64)))
 #else
 #define U8K_LIKELY(x) (x)
 #define U8K_UNLIKELY(x) (x)
 #define U8K_INLINE static inline
 #define U8K_NOINLINE
+#define U8K_ALIGN64
 #endif
 
 /* ---- the RFC 3629 first-byte table (src/scalar/decode.c) ---------------- */

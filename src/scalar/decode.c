@@ -285,6 +285,27 @@ static size_t two_octet_words(const unsigned char *s, size_t i, size_t len, uint
     if ((*st & 63) != ACC && (*st & 63) != T1)
         return i;
     carry = (*st & 63) == T1;
+    /* Two words a step while both are well formed: one test for both, and
+     * the classes in fewer operations (h: bit 7 of each byte; leads have
+     * bit 6 set too, E0..FF bit 5 as well, tails are h ^ lead). A step
+     * that is not goes on in the loop below from its first word, which
+     * finds where to stop. */
+    for (; len - i >= 16; i += 16) {
+        uint64_t x1 = load_le64(s + i + 8), h, h1, l, l1, bad;
+        x = load_le64(s + i);
+        h = x & hi;
+        h1 = x1 & hi;
+        if ((h | h1 | carry) == 0)
+            continue; /* ASCII */
+        l = h & x << 1;
+        l1 = h1 & x1 << 1;
+        bad = (l & x << 2) | (l1 & x1 << 2);
+        bad |= ((h ^ l) ^ (l << 8 | carry << 7)) | ((h1 ^ l1) ^ (l1 << 8 | l >> 56));
+        bad |= (l & ~((x & m1e) + m7f)) | (l1 & ~((x1 & m1e) + m7f));
+        if (bad)
+            break;
+        carry = l1 >> 63;
+    }
     for (; len - i >= 8; i += 8) {
         uint64_t b6, lead, tail, nz;
         x = load_le64(s + i);
@@ -317,8 +338,11 @@ static size_t two_octet_words(const unsigned char *s, size_t i, size_t len, uint
  * Adding F0 to each 32-bit half maps exactly those values to 0x100..0x1FF,
  * the only ones with bit 8 set (no value reaches 0x300: 0x1FF + 0xF0 =
  * 0x2EF). About 15 operations a word where the automaton takes five a
- * byte; any other word is left to the automaton. */
-static U8K_NOINLINE size_t four_octet_words(const unsigned char *s, size_t i, size_t len)
+ * byte; any other word is left to the automaton. Aligned: its loop then
+ * starts 0x60 into the function and fits two 32-byte fetch windows;
+ * where the linker left it straddling three, Emoji text was validated
+ * 24% slower (Zen 5), with the same instructions. */
+static U8K_NOINLINE U8K_ALIGN64 size_t four_octet_words(const unsigned char *s, size_t i, size_t len)
 {
     const uint64_t form = UINT64_C(0xC0C0C0F8C0C0C0F8), want = UINT64_C(0x808080F0808080F0);
     const uint64_t lead3 = UINT64_C(0x0000000700000007), tail6 = UINT64_C(0x0000003F0000003F);
