@@ -98,34 +98,22 @@ typedef struct u8k_dec_k {
  * each time (two or three instructions), where a pinned one stays in a
  * register or is read back from the stack (one load, often folded into
  * the instruction that uses it). */
+U8K_INLINE u8k_v u8k_kpin(u8k_v v, bool pin) { return pin ? v_pin(v) : v; }
+
 U8K_INLINE void u8k_dec_init(u8k_dec_k *k, bool pin)
 {
-    k->x3080 = v_splat16(0x3080);
-    k->x2080 = v_splat16(0x2080);
-    k->xbf = v_splat16(0xBF);
-    k->x80 = v_splat16(0x80);
-    k->s40 = v_splat(0x40);
-    k->sef = v_splat(0xEF);
-    k->xef = v_splat16(0xEF);
-    k->xd7c0 = v_splat16(0xD800 - 0x40);
-    k->x3ff = v_splat16(0x03FF);
-    k->xdc00 = v_splat16(0xDC00);
-    k->x7 = v_splat16(7);
-    k->x3 = v_splat16(3);
-    if (pin) {
-        k->x3080 = v_pin(k->x3080);
-        k->x2080 = v_pin(k->x2080);
-        k->xbf = v_pin(k->xbf);
-        k->x80 = v_pin(k->x80);
-        k->s40 = v_pin(k->s40);
-        k->sef = v_pin(k->sef);
-        k->xef = v_pin(k->xef);
-        k->xd7c0 = v_pin(k->xd7c0);
-        k->x3ff = v_pin(k->x3ff);
-        k->xdc00 = v_pin(k->xdc00);
-        k->x7 = v_pin(k->x7);
-        k->x3 = v_pin(k->x3);
-    }
+    k->x3080 = u8k_kpin(v_splat16(0x3080), pin);
+    k->x2080 = u8k_kpin(v_splat16(0x2080), pin);
+    k->xbf = u8k_kpin(v_splat16(0xBF), pin);
+    k->x80 = u8k_kpin(v_splat16(0x80), pin);
+    k->s40 = u8k_kpin(v_splat(0x40), pin);
+    k->sef = u8k_kpin(v_splat(0xEF), pin);
+    k->xef = u8k_kpin(v_splat16(0xEF), pin);
+    k->xd7c0 = u8k_kpin(v_splat16(0xD800 - 0x40), pin);
+    k->x3ff = u8k_kpin(v_splat16(0x03FF), pin);
+    k->xdc00 = u8k_kpin(v_splat16(0xDC00), pin);
+    k->x7 = u8k_kpin(v_splat16(7), pin);
+    k->x3 = u8k_kpin(v_splat16(3), pin);
 }
 
 /* The same for the validator's constants in *st (simd/validate.h). */
