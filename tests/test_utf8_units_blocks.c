@@ -4,7 +4,8 @@
  * of the fixed-stride block kernels (simd/compress.h): blocks of ASCII
  * and 2-byte characters only, of ASCII and 3-byte only, of anything (4-byte
  * characters: a UTF-16 high surrogate stored in one block, its low half in
- * the next), all-ASCII blocks, and the masked last block.
+ * the next), all-ASCII blocks, the masked last block, and the runs of
+ * 4-byte characters (u8k_four_run) that text of them alone takes.
  *  - inputs of every length 0..64 (one masked block) cut from texts of
  *    each kind, with room for every unit, exactly enough, one unit short;
  *  - a 4-byte character starting at every offset 56..72 and 120..136 of
@@ -85,7 +86,8 @@ static void compare(const unsigned char *s, size_t n, size_t cap, bool valid, co
 }
 
 /* Kinds of text: 0 ASCII + 2-byte, 1 ASCII + 3-byte, 2 pure 2-byte,
- * 3 pure 3-byte, 4 ASCII + 4-byte, 5 everything. The edge values of each
+ * 3 pure 3-byte, 4 ASCII + 4-byte, 5 everything, 6 pure 4-byte, 7 3-byte
+ * and 4-byte (runs of 4-byte characters tried and cut short). The edge values of each
  * length come up often (80, 7FF, 800, FFFF, D7FF, E000, 10000, 10FFFF). */
 static uint32_t rand_cp(int kind)
 {
@@ -100,6 +102,8 @@ static uint32_t rand_cp(int kind)
     case 2: len = 2; break;
     case 3: len = 3; break;
     case 4: len = r < 6 ? 1 : 4; break;
+    case 6: len = 4; break;
+    case 7: len = r < 6 ? 3 : 4; break;
     default: len = 1 + (int)(r % 4); break;
     }
     if (len == 1)
@@ -127,7 +131,7 @@ static size_t text(unsigned char *p, size_t min, int kind)
     return n;
 }
 
-#define KINDS 6
+#define KINDS 8
 
 int main(void)
 {

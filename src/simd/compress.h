@@ -21,7 +21,9 @@
  * 2-byte characters only, or of ASCII and 3-byte ones only (most text in
  * most scripts), is checked by the few rules that can fail there, on the
  * masks of its byte classes, and decoded without the cases it cannot
- * hold. The last 0..63 bytes (all of a short input) are one masked block,
+ * hold. Text of 4-byte characters alone goes 16 characters a step from a
+ * character start (u8k_four_run), not byte by byte in blocks. The last
+ * 0..63 bytes (all of a short input) are one masked block,
  * whose zero padding the check sees as the end of the input. An error, or
  * too little room, hands the rest to the scalar reference kernel from the
  * end of the last character stored, which then also gives the exact error
@@ -376,6 +378,56 @@ U8K_INLINE void u8k_widen_block(void *dst, const unsigned char *s, bool wide, bo
     }
 }
 
+/* A run of 4-byte characters (emoji, historic scripts), from a character
+ * start at s: 16 characters, 64 bytes, a step, while each 32-bit lane is
+ * a form 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx (one mask, one compare) of a
+ * value U+10000..U+10FFFF (not overlong, not above 10FFFF; a 4-byte form
+ * is never a surrogate). The value is two multiply-adds away: bytes a b c
+ * d (in memory order) masked to their payload give a << 6 | b and c << 6
+ * | d in the 16-bit halves (vpmaddubsw, weights 64 and 1), then the first
+ * << 12 plus the second (vpmaddwd, weights 4096 and 1). UTF-32 stores it;
+ * UTF-16 stores D800 + (v - 10000 >> 10) and DC00 | v & 3FF as the two
+ * units of the lane. At most `room` units are stored. Returns the bytes
+ * taken; their units are a quarter (UTF-32) or half (UTF-16) as many. The
+ * block loop works on every byte, three of four of them no character's
+ * end; this works on the characters. */
+static U8K_NOINLINE size_t u8k_four_run(const unsigned char *s, size_t len, void *d, size_t room,
+                                        bool wide, bool be)
+{
+    const __m512i form = _mm512_set1_epi32((int)0xC0C0C0F8u);
+    const __m512i want = _mm512_set1_epi32((int)0x808080F0u);
+    const __m512i payload = _mm512_set1_epi32(0x3F3F3F07), w1 = _mm512_set1_epi16(0x0140);
+    const __m512i w2 = _mm512_set1_epi32(0x00011000), base = _mm512_set1_epi32(0x10000);
+    const __m512i span = _mm512_set1_epi32(0x100000);
+    const size_t per = wide ? 16 : 32;
+    size_t t = 0, o = 0;
+    while (len - t >= 64 && room - o >= per) {
+        __m512i x = _mm512_loadu_si512((const void *)(s + t)), v;
+        if (_mm512_cmpneq_epi32_mask(_mm512_and_si512(x, form), want) != 0)
+            break;
+        /* weights: byte pairs (a, b) and (c, d) as 64 a + b, 64 c + d */
+        v = _mm512_madd_epi16(_mm512_maddubs_epi16(_mm512_and_si512(x, payload), w1), w2);
+        v = _mm512_sub_epi32(v, base);
+        if (_mm512_cmpge_epu32_mask(v, span) != 0)
+            break;
+        if (wide) {
+            _mm512_storeu_si512((void *)((uint32_t *)d + o), _mm512_add_epi32(v, base));
+        } else {
+            /* high surrogate in the low half of the lane (first in memory) */
+            __m512i hi = _mm512_add_epi32(_mm512_srli_epi32(v, 10), _mm512_set1_epi32(0xD800));
+            __m512i lo = _mm512_and_si512(v, _mm512_set1_epi32(0x3FF));
+            __m512i u = _mm512_or_si512(
+                hi, _mm512_slli_epi32(_mm512_or_si512(lo, _mm512_set1_epi32(0xDC00)), 16));
+            if (be)
+                u = u8k_swap16(u);
+            _mm512_storeu_si512((void *)((uint16_t *)d + o), u);
+        }
+        t += 64;
+        o += per;
+    }
+    return t;
+}
+
 /* What the blocks before the current one left: the block itself and its
  * bytes C0..DF, E0..FF and F0..FF (a character reaching into the next
  * block starts with one of its last three bytes). */
@@ -527,26 +579,37 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
     return u8k_res(UTF8KIT_OK, len, o, 0);
 }
 
+/* Where the block loop stands when it hands a run of 4-byte characters
+ * to its caller (u8k_four_run): the next block at b, o units stored, the
+ * end of the last whole character stored (done) and the units before it
+ * (od), what the blocks before b left (bf). */
+typedef struct {
+    size_t b, o, done, od;
+    u8k_before bf;
+} u8k_units_at;
+
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true) of len >= 64
  * bytes, 64-byte blocks at a fixed stride from the start (see the header
- * comment). The loop keeps done, the end of the last whole character stored, and od,
- * the units stored before it (a high surrogate whose low half is in the
- * next block is stored but not counted). The check runs under U8K_TRUSTED
- * too: on invalid input the decoding could otherwise find more units than
- * bytes, beyond utf8kit_max_output_size; checked blocks never give more
- * units than they hold bytes. At an error, or with less than 64 units of
- * room, the scalar kernel goes on from done (a character start after
- * valid text) and gives the exact report. */
+ * comment), from where *at says. After a block of 4-byte characters and
+ * no ASCII it sets *four and returns, with *at where it stands (its
+ * caller runs u8k_four_run: a call here would cost the loop its vector
+ * registers). The loop keeps done, the end of the last whole character
+ * stored, and od, the units stored before it (a high surrogate whose low
+ * half is in the next block is stored but not counted). The check runs
+ * under U8K_TRUSTED too: on invalid input the decoding could otherwise
+ * find more units than bytes, beyond utf8kit_max_output_size; checked
+ * blocks never give more units than they hold bytes. At an error, or with
+ * less than 64 units of room, the scalar kernel goes on from done (a
+ * character start after valid text) and gives the exact report. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
-                                            size_t cap, unsigned flags, bool wide)
+                                            size_t cap, unsigned flags, bool wide,
+                                            u8k_units_at *at, bool *four)
 {
     bool be = !wide && (flags & U8K_BE) != 0;
     const size_t us = wide ? 4 : 2;
-    size_t b = 0, o = 0, done = 0, od = 0;
-    u8k_before bf;
+    size_t b = at->b, o = at->o, done = at->done, od = at->od;
+    u8k_before bf = at->bf;
     u8k_vstate st;
-    bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
-    bf.m2 = bf.e0 = bf.f4 = 0;
     u8k_vinit(&st);
     while (b + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
@@ -595,6 +658,16 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         /* units after the last whole character: a dangling high surrogate */
         od = o - (size_t)((u.e >> (63 - __builtin_clzll(keep))) > 1);
         b += 64;
+        if (U8K_UNLIKELY(kind == U8K_ANY4 && high == ~(uint64_t)0)) {
+            /* 4-byte characters and no ASCII: maybe a run of them */
+            at->b = b;
+            at->o = o;
+            at->done = done;
+            at->od = od;
+            at->bf = bf;
+            *four = true;
+            return u8k_res(UTF8KIT_OK, 0, 0, 0);
+        }
     }
     if (b + 64 > len)
         return u8k_last_block(src, len, b, o, done, od, &bf, &st, out, cap, flags, wide);
@@ -616,18 +689,45 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
     return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
 }
 
+/* The block loop, and the runs of 4-byte characters it hands over: a run
+ * from done, then the blocks go on from where it stopped (a character
+ * start, nothing pending); a run of none, from where the loop stood. */
+U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, void *out,
+                                         size_t cap, unsigned flags, bool wide)
+{
+    u8k_units_at at;
+    at.b = at.o = at.done = at.od = 0;
+    at.bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
+    at.bf.m2 = at.bf.e0 = at.bf.f4 = 0;
+    for (;;) {
+        bool four = false, be = !wide && (flags & U8K_BE) != 0;
+        utf8kit_result r = u8k_utf8_to_units(src, len, out, cap, flags, wide, &at, &four);
+        size_t t;
+        if (!four)
+            return r;
+        t = u8k_four_run(src + at.done, len - at.done,
+                         (unsigned char *)out + at.od * (wide ? 4 : 2), cap - at.od, wide, be);
+        if (t != 0) {
+            at.b = at.done += t;
+            at.o = at.od += wide ? t / 4 : t / 2;
+            at.bf.prev = _mm512_setzero_si512();
+            at.bf.m2 = at.bf.e0 = at.bf.f4 = 0;
+        }
+    }
+}
+
 static U8K_NOINLINE utf8kit_result u8k_long_utf16(const unsigned char *src, size_t len,
                                                                uint16_t *dst, size_t cap,
                                                                unsigned flags)
 {
-    return u8k_utf8_to_units(src, len, dst, cap, flags, false);
+    return u8k_long_units(src, len, dst, cap, flags, false);
 }
 
 static U8K_NOINLINE utf8kit_result u8k_long_utf32(const unsigned char *src, size_t len,
                                                                uint32_t *dst, size_t cap,
                                                                unsigned flags)
 {
-    return u8k_utf8_to_units(src, len, dst, cap, flags, true);
+    return u8k_long_units(src, len, dst, cap, flags, true);
 }
 
 static utf8kit_result simd_utf8_to_utf16_vbmi2(const unsigned char *src, size_t len, uint16_t *dst,
