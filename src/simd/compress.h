@@ -660,11 +660,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         b += 64;
         if (U8K_UNLIKELY(kind == U8K_ANY4 && high == ~(uint64_t)0)) {
             /* 4-byte characters and no ASCII: maybe a run of them */
-            at->b = b;
-            at->o = o;
-            at->done = done;
-            at->od = od;
-            at->bf = bf;
+            *at = (u8k_units_at){b, o, done, od, bf};
             *four = true;
             return u8k_res(UTF8KIT_OK, 0, 0, 0);
         }
