@@ -259,20 +259,35 @@ static uint64_t load_le64(const unsigned char *p)
     return w;
 }
 
-/* Text of 1- and 2-octet characters, eight bytes at a time while a word
- * holds no byte E0..FF, from i in automaton state *st. It goes on only
- * from ACC or T1 (one tail wanted first), and returns where it stopped,
- * with *st the state there. Each byte's flags are in its bit 7: with no byte E0..FF, a lead is
- * 11xxxxxx (C0..DF), a tail 10xxxxxx, and the ABNF asks for a tail exactly
- * after each lead and for no lead C0 or C1 (bits 1 to 4 all zero). A word
- * that breaks either rule is left to the automaton, which finds the
- * error. About 15 operations a word where the automaton takes five a
- * byte. */
-static size_t two_octet_words(const unsigned char *s, size_t i, size_t len, uint64_t *st)
+/* The rules of text of 1- and 2-octet characters on the word x (eight
+ * bytes; each byte's flags in its bit 7), after `cin` (bit 7: the byte
+ * before x is a lead): h, the bytes 80..FF; l, the leads among them (bit
+ * 6 set too); a tail is h ^ l. Non-zero when x breaks one: a lead E0..FF
+ * (bit 5 set as well; a shift carries bits into the next byte's low bits
+ * only, and those are masked off), a tail not right after a lead or a
+ * lead not followed by one, a lead C0 or C1 (bits 1..4 all zero: bit 7 of
+ * (x & 1E) + 7F is clear just then, with no carry between bytes, 1E + 7F
+ * < 100). *lead gets l. */
+static inline uint64_t two_octet_breaks(uint64_t x, uint64_t cin, uint64_t *lead)
 {
     const uint64_t hi = UINT64_C(0x8080808080808080);
     const uint64_t m1e = UINT64_C(0x1E1E1E1E1E1E1E1E), m7f = UINT64_C(0x7F7F7F7F7F7F7F7F);
-    uint64_t carry, x;
+    uint64_t h = x & hi, l = h & x << 1;
+    *lead = l;
+    return (l & x << 2) | ((h ^ l) ^ (l << 8 | cin)) | (l & ~((x & m1e) + m7f));
+}
+
+/* Text of 1- and 2-octet characters, eight bytes at a time while a word
+ * holds no byte E0..FF, from i in automaton state *st. It goes on only
+ * from ACC or T1 (one tail wanted first), and returns where it stopped,
+ * with *st the state there. The ABNF asks for a tail exactly after each
+ * lead and for no lead C0 or C1 (two_octet_breaks); a word that breaks
+ * that is left to the automaton, which finds the error. About 12
+ * operations a word where the automaton takes five a byte. */
+static size_t two_octet_words(const unsigned char *s, size_t i, size_t len, uint64_t *st)
+{
+    const uint64_t hi = UINT64_C(0x8080808080808080);
+    uint64_t carry, x, l, l1;
     /* The first word is tested for E0..FF before the state: text of
      * 3- and 4-octet characters then leaves by one branch that is always
      * taken, where the state, which differs from chunk to chunk, would be
@@ -285,45 +300,25 @@ static size_t two_octet_words(const unsigned char *s, size_t i, size_t len, uint
     if ((*st & 63) != ACC && (*st & 63) != T1)
         return i;
     carry = (*st & 63) == T1;
-    /* Two words a step while both are well formed: one test for both, and
-     * the classes in fewer operations (h: bit 7 of each byte; leads have
-     * bit 6 set too, E0..FF bit 5 as well, tails are h ^ lead). A step
-     * that is not goes on in the loop below from its first word, which
-     * finds where to stop. */
+    /* Two words a step while both keep the rules (one test for both); a
+     * step that does not goes on in the loop below from its first word,
+     * which finds where to stop. */
     for (; len - i >= 16; i += 16) {
-        uint64_t x1 = load_le64(s + i + 8), h, h1, l, l1, bad;
+        uint64_t x1 = load_le64(s + i + 8);
         x = load_le64(s + i);
-        h = x & hi;
-        h1 = x1 & hi;
-        if ((h | h1 | carry) == 0)
+        if ((((x | x1) & hi) | carry) == 0)
             continue; /* ASCII */
-        l = h & x << 1;
-        l1 = h1 & x1 << 1;
-        bad = (l & x << 2) | (l1 & x1 << 2);
-        bad |= ((h ^ l) ^ (l << 8 | carry << 7)) | ((h1 ^ l1) ^ (l1 << 8 | l >> 56));
-        bad |= (l & ~((x & m1e) + m7f)) | (l1 & ~((x1 & m1e) + m7f));
-        if (bad)
+        if (two_octet_breaks(x, carry << 7, &l) | two_octet_breaks(x1, l >> 56, &l1))
             break;
         carry = l1 >> 63;
     }
     for (; len - i >= 8; i += 8) {
-        uint64_t b6, lead, tail, nz;
         x = load_le64(s + i);
-        b6 = x << 1;
         if (((x & hi) | carry) == 0)
             continue; /* ASCII */
-        /* bits 7, 6 and 5 all set: E0..FF (a shift carries bits into the
-         * next byte's low bits only, and those are masked off) */
-        if (x & b6 & x << 2 & hi)
+        if (two_octet_breaks(x, carry << 7, &l))
             break;
-        lead = x & b6 & hi;
-        tail = x & ~b6 & hi;
-        /* bit 7 set where bits 1..4 are not all zero (no carry between
-         * bytes: 1E + 7F < 100) */
-        nz = ((x & m1e) + m7f) & hi;
-        if ((tail ^ (lead << 8 | carry << 7)) | (lead & ~nz))
-            break;
-        carry = lead >> 63;
+        carry = l >> 63;
     }
     *st = carry ? T1 : ACC;
     return i;

@@ -436,6 +436,13 @@ typedef struct {
     uint64_t m2, e0, f4;
 } u8k_before;
 
+/* At a character start with nothing before it pending: zeros (ASCII). */
+U8K_INLINE void u8k_before_none(u8k_before *bf)
+{
+    bf->prev = _mm512_setzero_si512();
+    bf->m2 = bf->e0 = bf->f4 = 0;
+}
+
 enum { U8K_BAD, U8K_TWO, U8K_THREE, U8K_ANY, U8K_ANY4 };
 
 /* Checks the block w (not all ASCII; high = its bytes 80..FF) after bf
@@ -679,8 +686,7 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
 {
     u8k_before bf;
     u8k_vstate st;
-    bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
-    bf.m2 = bf.e0 = bf.f4 = 0;
+    u8k_before_none(&bf); /* nothing is pending before 0 */
     u8k_vinit(&st);
     return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
 }
@@ -691,23 +697,23 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
 U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, void *out,
                                          size_t cap, unsigned flags, bool wide)
 {
+    const size_t us = wide ? 4 : 2; /* 4 bytes a character: 1 unit of 4, or 2 of 2 */
+    bool be = !wide && (flags & U8K_BE) != 0;
     u8k_units_at at;
     at.b = at.o = at.done = at.od = 0;
-    at.bf.prev = _mm512_setzero_si512(); /* nothing is pending before 0 */
-    at.bf.m2 = at.bf.e0 = at.bf.f4 = 0;
+    u8k_before_none(&at.bf); /* nothing is pending before 0 */
     for (;;) {
-        bool four = false, be = !wide && (flags & U8K_BE) != 0;
+        bool four = false;
         utf8kit_result r = u8k_utf8_to_units(src, len, out, cap, flags, wide, &at, &four);
         size_t t;
         if (!four)
             return r;
-        t = u8k_four_run(src + at.done, len - at.done,
-                         (unsigned char *)out + at.od * (wide ? 4 : 2), cap - at.od, wide, be);
+        t = u8k_four_run(src + at.done, len - at.done, (unsigned char *)out + at.od * us,
+                         cap - at.od, wide, be);
         if (t != 0) {
             at.b = at.done += t;
-            at.o = at.od += wide ? t / 4 : t / 2;
-            at.bf.prev = _mm512_setzero_si512();
-            at.bf.m2 = at.bf.e0 = at.bf.f4 = 0;
+            at.o = at.od += t / us;
+            u8k_before_none(&at.bf);
         }
     }
 }

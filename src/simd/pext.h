@@ -607,10 +607,10 @@ static U8K_NOINLINE size_t u8k_part_units(const unsigned char *src, size_t n, vo
     uint64_t in = ((uint64_t)1 << n) - 1, high, lead, tail, m2, e0, e;
     size_t k;
     int kind = 2;
-    if (v_any(v_subs(w, v_splat(0xEF))))
+    u8k_dec_init(&dk, false);
+    if (v_any(v_subs(w, dk.sef)))
         return SIZE_MAX; /* F0..FF */
     u8k_vinit(&st);
-    u8k_dec_init(&dk, false);
     U8K_PEXT_MASKS(w, (uint64_t)0, (uint64_t)0, st, dk);
     (void)lead;
     (void)m2;
