@@ -33,7 +33,8 @@ static const unsigned char out_size[] = {2, 4, 1, 1, 1, 1, 1};
 static utf8kit_result u8_copy(const u8k_kernels *k, const unsigned char *s, size_t n,
                               unsigned char *d, size_t cap, unsigned flags)
 {
-    utf8kit_result v = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0) : k->validate(s, n);
+    utf8kit_result v = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0)
+                                             : u8k_vres_result(k->validate(s, n));
     size_t m = v.read;
     if (m > cap) {
         /* s[0..v.read) is valid, so backing up over continuation bytes
@@ -100,7 +101,8 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     /* validate + count: two passes, worth it when the kernels are SIMD;
      * the scalar transcoder into a scratch buffer is one faster pass. */
     if (p == P_U8_U8 || ((p == P_U8_U16 || p == P_U8_U32) && k != &u8k_scalar_kernels)) {
-        r = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0) : k->validate(s, n);
+        r = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0)
+                                  : u8k_vres_result(k->validate(s, n));
         r.written = p == P_U8_U16 ? k->utf16_length(s, r.read)
                     : p == P_U8_U32 ? k->count(s, r.read)
                                     : r.read;

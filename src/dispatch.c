@@ -17,7 +17,7 @@
 const u8k_kernels u8k_scalar_kernels = {
     "scalar",
     u8k_scalar_is_valid,
-    u8k_scalar_validate,
+    u8k_scalar_validate_v,
     u8k_scalar_ascii_prefix,
     u8k_scalar_count,
     u8k_scalar_utf16_length,
@@ -192,7 +192,7 @@ static bool first_is_valid(const unsigned char *s, size_t len)
 {
     return u8k_active()->is_valid(s, len);
 }
-static utf8kit_result first_validate(const unsigned char *s, size_t len)
+static u8k_vres first_validate(const unsigned char *s, size_t len)
 {
     return u8k_active()->validate(s, len);
 }

@@ -51,8 +51,22 @@ extern const struct u8k_range u8k_accept[5];
  * *n = subpart length (or len for TRUNCATED), *cp = U+FFFD. */
 utf8kit_status u8k_decode_step(const unsigned char *s, size_t len, uint32_t *cp, size_t *n);
 
+/* What a kernel's validate finds: utf8kit_validate's result without the
+ * two fields that are always 0 there (written, replaced), in 16 bytes, so
+ * that it comes back in two registers. A function that returns the
+ * 40-byte utf8kit_result returns it through memory: it needs a frame to
+ * keep the address, and gcc makes no tail call from it: on inputs of 8 to
+ * 64 bytes that cost 5% of a call. */
+typedef struct {
+    size_t read;
+    uint32_t status;
+    uint32_t error_len;
+} u8k_vres;
+
 /* The scalar reference validator: same contract as utf8kit_validate. */
 utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len);
+/* u8k_scalar_validate in the kernel table's form (u8k_vres). */
+u8k_vres u8k_scalar_validate_v(const unsigned char *s, size_t len);
 bool u8k_scalar_is_valid(const unsigned char *s, size_t len);
 size_t u8k_scalar_ascii_prefix(const unsigned char *s, size_t len);
 /* The scalar reference of utf8kit_validate_counts (src/scalar/validate_counts.c). */
@@ -88,12 +102,14 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
  *    (invalid subparts count as one character each).
  *  - validate_counts follows utf8kit_validate_counts, with s != NULL,
  *    len > 0 and counts != NULL.
+ *  - validate follows utf8kit_validate (s != NULL, len > 0) and returns
+ *    its result as a u8k_vres.
  * A SIMD implementation may point any entry at the scalar function.
  */
 typedef struct u8k_kernels {
     const char *name;
     bool (*is_valid)(const unsigned char *s, size_t len);
-    utf8kit_result (*validate)(const unsigned char *s, size_t len);
+    u8k_vres (*validate)(const unsigned char *s, size_t len);
     size_t (*ascii_prefix)(const unsigned char *s, size_t len);
     size_t (*count)(const unsigned char *s, size_t len);
     size_t (*utf16_length)(const unsigned char *s, size_t len);
@@ -184,6 +200,29 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
     r.error_len = elen;
     r.replaced = 0;
     return r;
+}
+
+U8K_INLINE u8k_vres u8k_vres_ok(size_t len)
+{
+    u8k_vres v;
+    v.read = len;
+    v.status = UTF8KIT_OK;
+    v.error_len = 0;
+    return v;
+}
+
+U8K_INLINE u8k_vres u8k_vres_of(utf8kit_result r)
+{
+    u8k_vres v;
+    v.read = r.read;
+    v.status = (uint32_t)r.status;
+    v.error_len = (uint32_t)r.error_len;
+    return v;
+}
+
+U8K_INLINE utf8kit_result u8k_vres_result(u8k_vres v)
+{
+    return u8k_res((utf8kit_status)v.status, v.read, 0, v.error_len);
 }
 
 U8K_INLINE bool u8k_is_cont(unsigned char b) { return (b & 0xC0u) == 0x80u; }

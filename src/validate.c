@@ -16,7 +16,7 @@ utf8kit_result utf8kit_validate(const char *s, size_t len)
         return u8k_res(UTF8KIT_OK, 0, 0, 0);
     if (s == NULL)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return u8k_kernels_now()->validate((const unsigned char *)s, len);
+    return u8k_vres_result(u8k_kernels_now()->validate((const unsigned char *)s, len));
 }
 
 utf8kit_result utf8kit_validate_counts(const char *s, size_t len, utf8kit_counts *counts)

@@ -450,6 +450,11 @@ utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
     return r;
 }
 
+u8k_vres u8k_scalar_validate_v(const unsigned char *s, size_t len)
+{
+    return u8k_vres_of(u8k_scalar_validate(s, len));
+}
+
 bool u8k_scalar_is_valid(const unsigned char *s, size_t len)
 {
     return u8k_scalar_validate(s, len).status == UTF8KIT_OK;

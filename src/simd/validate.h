@@ -835,25 +835,27 @@ static bool simd_is_valid(const unsigned char *s, size_t len)
     return simd_is_valid_long(s, len);
 }
 
-static U8K_NOINLINE utf8kit_result simd_validate_long(const unsigned char *s, size_t len)
+/* validate's result comes back in two registers (u8k_vres, internal.h),
+ * so a short input needs no frame. */
+static U8K_NOINLINE u8k_vres simd_validate_long(const unsigned char *s, size_t len)
 {
     size_t b, r;
-    utf8kit_result res;
+    u8k_vres v;
     if (u8k_vscan(s, len, &b, NULL, NULL, false))
-        return u8k_res(UTF8KIT_OK, len, 0, 0);
+        return u8k_vres_ok(len);
     r = u8k_back_to_start(s, b);
-    res = u8k_scalar_validate(s + r, len - r);
-    res.read += r;
-    return res;
+    v = u8k_scalar_validate_v(s + r, len - r);
+    v.read += r;
+    return v;
 }
 
-static utf8kit_result simd_validate(const unsigned char *s, size_t len)
+static u8k_vres simd_validate(const unsigned char *s, size_t len)
 {
     if (U8K_SHORT_ASCII(s, len))
-        return u8k_res(UTF8KIT_OK, len, 0, 0);
+        return u8k_vres_ok(len);
     if (len <= VW)
-        return u8k_vshort_ok(u8k_vshort_load(s, len), len) ? u8k_res(UTF8KIT_OK, len, 0, 0)
-                                                            : u8k_scalar_validate(s, len);
+        return u8k_vshort_ok(u8k_vshort_load(s, len), len) ? u8k_vres_ok(len)
+                                                            : u8k_scalar_validate_v(s, len);
     return simd_validate_long(s, len);
 }
 
