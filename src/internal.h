@@ -202,22 +202,18 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
     return r;
 }
 
-U8K_INLINE u8k_vres u8k_vres_ok(size_t len)
+U8K_INLINE u8k_vres u8k_vres_make(utf8kit_status st, size_t read, size_t elen)
 {
     u8k_vres v;
-    v.read = len;
-    v.status = UTF8KIT_OK;
-    v.error_len = 0;
+    v.read = read;
+    v.status = (uint32_t)st;
+    v.error_len = (uint32_t)elen;
     return v;
 }
 
 U8K_INLINE u8k_vres u8k_vres_of(utf8kit_result r)
 {
-    u8k_vres v;
-    v.read = r.read;
-    v.status = (uint32_t)r.status;
-    v.error_len = (uint32_t)r.error_len;
-    return v;
+    return u8k_vres_make(r.status, r.read, r.error_len);
 }
 
 U8K_INLINE utf8kit_result u8k_vres_result(u8k_vres v)

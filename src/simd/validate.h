@@ -842,7 +842,7 @@ static U8K_NOINLINE u8k_vres simd_validate_long(const unsigned char *s, size_t l
     size_t b, r;
     u8k_vres v;
     if (u8k_vscan(s, len, &b, NULL, NULL, false))
-        return u8k_vres_ok(len);
+        return u8k_vres_make(UTF8KIT_OK, len, 0);
     r = u8k_back_to_start(s, b);
     v = u8k_scalar_validate_v(s + r, len - r);
     v.read += r;
@@ -852,9 +852,9 @@ static U8K_NOINLINE u8k_vres simd_validate_long(const unsigned char *s, size_t l
 static u8k_vres simd_validate(const unsigned char *s, size_t len)
 {
     if (U8K_SHORT_ASCII(s, len))
-        return u8k_vres_ok(len);
+        return u8k_vres_make(UTF8KIT_OK, len, 0);
     if (len <= VW)
-        return u8k_vshort_ok(u8k_vshort_load(s, len), len) ? u8k_vres_ok(len)
+        return u8k_vshort_ok(u8k_vshort_load(s, len), len) ? u8k_vres_make(UTF8KIT_OK, len, 0)
                                                             : u8k_scalar_validate_v(s, len);
     return simd_validate_long(s, len);
 }
