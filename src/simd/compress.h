@@ -390,9 +390,10 @@ U8K_INLINE void u8k_widen_block(void *dst, const unsigned char *s, bool wide, bo
  * and redoes the units of the bytes before it. Most inputs are not
  * 64-byte aligned, and then each unaligned 64-byte load straddles two
  * cache lines: on ASCII text the block loop's unaligned widening took 13%
- * (UTF-16) and 11% (UTF-32) longer than this. UTF-16 widens each half from memory (aligned,
- * no split), UTF-32 each quarter out of the register the block was tested
- * in (four more loads a block were slower). */
+ * (UTF-16) and 11% (UTF-32) longer than this. UTF-16 widens each half
+ * from memory (u8k_widen_block: aligned, no split), UTF-32 each quarter
+ * out of the register the block was tested in (u8k_widen_part: four more
+ * loads a block were slower). */
 static U8K_NOINLINE size_t u8k_ascii_front(const unsigned char *s, size_t len, void *d, size_t cap,
                                            bool wide, bool be)
 {
@@ -401,25 +402,10 @@ static U8K_NOINLINE size_t u8k_ascii_front(const unsigned char *s, size_t len, v
     __m512i w = v_load(s);
     for (;;) {
         unsigned char *o = (unsigned char *)d + (done - 64) * us;
-        if (wide) {
-            _mm512_storeu_si512((void *)o, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(w)));
-            _mm512_storeu_si512((void *)(o + 64),
-                                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 1)));
-            _mm512_storeu_si512((void *)(o + 128),
-                                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 2)));
-            _mm512_storeu_si512((void *)(o + 192),
-                                _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 3)));
-        } else {
-            const __m256i *p = (const __m256i *)(const void *)(s + (done - 64));
-            __m512i a = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p));
-            __m512i c = _mm512_cvtepu8_epi16(_mm256_loadu_si256(p + 1));
-            if (be) {
-                a = _mm512_slli_epi16(a, 8);
-                c = _mm512_slli_epi16(c, 8);
-            }
-            _mm512_storeu_si512((void *)o, a);
-            _mm512_storeu_si512((void *)(o + 64), c);
-        }
+        if (wide)
+            u8k_widen_part(o, w, 64, true, false);
+        else
+            u8k_widen_block(o, s + (done - 64), false, be);
         if (len - t < 64 || cap - t < 64)
             return done;
         w = v_load(s + t);
