@@ -59,6 +59,21 @@ static size_t make_text(unsigned char *p, size_t want, int mix)
     return n;
 }
 
+/* Text of characters of at most `octets` bytes (ASCII one in two), want
+ * bytes long (ASCII at the end). */
+static size_t make_text_upto(unsigned char *p, size_t want, int octets)
+{
+    static const uint32_t lo[] = {0, 0x80, 0x800, 0x10000}, span[] = {0x80, 0x780, 0xD000, 0x100000};
+    size_t n = 0;
+    while (n + 4 <= want) {
+        int k = rnd() % 2 ? 0 : 1 + (int)(rnd() % (unsigned)(octets - 1));
+        n += utf8kit_encode(lo[k] + (uint32_t)(rnd() % span[k]), (char *)p + n);
+    }
+    for (; n < want; n++)
+        p[n] = 'a';
+    return n;
+}
+
 /* One representative of every byte class the tables tell apart, and the
  * RFC 3629 boundaries. */
 static const unsigned char reps[] = {0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF,
@@ -229,6 +244,40 @@ int main(void)
         }
         free(src);
         free(area);
+    }
+    /* One byte replaced at every offset of texts of 1-2, 1-3 and 1-4 octet
+     * characters, long enough for the block loops (from a fresh start,
+     * and from an aligned start at U8K_ALIGN_MIN bytes or more): an ASCII
+     * byte cuts a character short, a tail strays, a lead is cut short, so
+     * that each check a loop chooses by the bytes it sees (text without
+     * E0..FF, without F0..FF, any) meets every error at every place. */
+    {
+        static const unsigned char with[] = {0x41, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xF4};
+        static const size_t lens[] = {700, U8K_ALIGN_MIN + 380};
+        size_t step = test_quick() ? 5 : 1;
+        unsigned char *t = malloc(U8K_ALIGN_MIN + 380);
+        for (int octets = 2; octets <= 4; octets++)
+            for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                size_t m = make_text_upto(t, lens[li], octets);
+                same(t, m, "upto", (size_t)octets, 0);
+                for (pos = (size_t)octets % step; pos < m; pos += step) {
+                    unsigned char keep = t[pos];
+                    for (k = 0; k < sizeof with; k++) {
+                        utf8kit_result r, w;
+                        t[pos] = with[k];
+                        r = utf8kit_validate((const char *)t, m);
+                        w = u8k_scalar_validate(t, m);
+                        CHECK(r.status == w.status && r.read == w.read && r.error_len == w.error_len,
+                              "upto %d len %zu: %02X at %zu: validate %s@%zu, scalar %s@%zu", octets, m,
+                              with[k], pos, utf8kit_status_name(r.status), r.read,
+                              utf8kit_status_name(w.status), w.read);
+                        CHECK(utf8kit_is_valid((const char *)t, m) == (w.status == UTF8KIT_OK),
+                              "upto %d len %zu: %02X at %zu: is_valid", octets, m, with[k], pos);
+                    }
+                    t[pos] = keep;
+                }
+            }
+        free(t);
     }
     return test_done("simd_validate");
 }
