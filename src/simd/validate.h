@@ -43,6 +43,9 @@
  *   U8K_HAVE_ANY_GE, v_any_ge(v, t)  some byte of v is >= that of t
  *   U8K_HAVE_SPLAT_K, v_splat_k(b)  v_splat(b) for loop constants, read
  *                   from memory (u8k_splat4 in internal.h)
+ *   U8K_TWO_FIRST   u8k_vscan tests a group of blocks for bytes >= E0
+ *                   first, and for F0 only when some are (default: F0
+ *                   first), which saves a test on 1- and 2-octet text
  *
  * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
  * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
@@ -462,20 +465,26 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
             u8k_v e;
             u8k_v m = v_max(o, st.prev);
             const unsigned char *p = s + i;
-            if (u8k_has_f0(&st, m))
-                e = v_or(v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, p + VW, b, a)),
-                         v_or(u8k_vcheck_at(&st, p + 2 * VW, cc, b),
-                              u8k_vcheck_at(&st, p + 3 * VW, d, cc)));
-            else if (u8k_has_e0(&st, m))
-                e = v_or(v_or(u8k_vcheck_at_three(&st, p, a, st.prev),
-                              u8k_vcheck_at_three(&st, p + VW, b, a)),
-                         v_or(u8k_vcheck_at_three(&st, p + 2 * VW, cc, b),
-                              u8k_vcheck_at_three(&st, p + 3 * VW, d, cc)));
+            /* the four blocks by one of the checks */
+#define U8K_GROUP4(check)                                                                  \
+    v_or(v_or(check(&st, p, a, st.prev), check(&st, p + VW, b, a)),                       \
+         v_or(check(&st, p + 2 * VW, cc, b), check(&st, p + 3 * VW, d, cc)))
+#ifdef U8K_TWO_FIRST
+            if (!u8k_has_e0(&st, m))
+                e = U8K_GROUP4(u8k_vcheck_at_two);
+            else if (!u8k_has_f0(&st, m))
+                e = U8K_GROUP4(u8k_vcheck_at_three);
             else
-                e = v_or(v_or(u8k_vcheck_at_two(&st, p, a, st.prev),
-                              u8k_vcheck_at_two(&st, p + VW, b, a)),
-                         v_or(u8k_vcheck_at_two(&st, p + 2 * VW, cc, b),
-                              u8k_vcheck_at_two(&st, p + 3 * VW, d, cc)));
+                e = U8K_GROUP4(u8k_vcheck_at);
+#else
+            if (u8k_has_f0(&st, m))
+                e = U8K_GROUP4(u8k_vcheck_at);
+            else if (u8k_has_e0(&st, m))
+                e = U8K_GROUP4(u8k_vcheck_at_three);
+            else
+                e = U8K_GROUP4(u8k_vcheck_at_two);
+#endif
+#undef U8K_GROUP4
             if (v_any(e))
                 break;
             if (counting) {

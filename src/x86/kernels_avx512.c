@@ -93,6 +93,11 @@ U8K_INLINE u8k_v v_splat_k(unsigned char b) { return _mm512_set1_epi32((int)u8k_
 /* The validator reads the bytes before each block from memory
  * (u8k_vprevs_at in simd/validate.h). */
 #define U8K_LOAD_PREVS 1
+/* A group of blocks is tested for bytes >= E0 before F0 (u8k_vscan):
+ * measured on Zen 5, validation of 1- and 2-octet text and of mixed
+ * Latin text 3-13% faster, 3- and 4-octet text unchanged. (AVX2 and
+ * SSE4.2 keep F0 first: there it cost up to 5% and 23% on some texts.) */
+#define U8K_TWO_FIRST 1
 U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return _mm512_max_epu8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm512_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t: a masked subtract of -1. */
