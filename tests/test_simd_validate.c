@@ -63,11 +63,14 @@ static size_t make_text(unsigned char *p, size_t want, int mix)
  * bytes long (ASCII at the end). */
 static size_t make_text_upto(unsigned char *p, size_t want, int octets)
 {
-    static const uint32_t lo[] = {0, 0x80, 0x800, 0x10000}, span[] = {0x80, 0x780, 0xD000, 0x100000};
+    static const uint32_t lo[] = {0, 0x80, 0x800, 0x10000}, span[] = {0x80, 0x780, 0xF000, 0x100000};
     size_t n = 0;
     while (n + 4 <= want) {
         int k = rnd() % 2 ? 0 : 1 + (int)(rnd() % (unsigned)(octets - 1));
-        n += utf8kit_encode(lo[k] + (uint32_t)(rnd() % span[k]), (char *)p + n);
+        uint32_t c = lo[k] + (uint32_t)(rnd() % span[k]);
+        if (k == 2 && c >= 0xD800)
+            c += 0x800; /* 0800..FFFF without the surrogates */
+        n += utf8kit_encode(c, (char *)p + n);
     }
     for (; n < want; n++)
         p[n] = 'a';
