@@ -28,13 +28,20 @@ enum pair { P_U8_U16, P_U8_U32, P_U16_U8, P_U32_U8, P_L1_U8, P_U8_L1, P_U8_U8 };
 static const unsigned char in_size[] = {1, 1, 2, 4, 1, 1, 1};
 static const unsigned char out_size[] = {2, 4, 1, 1, 1, 1, 1};
 
+/* How much of the UTF-8 s[0..n) is valid (utf8kit_validate's result):
+ * all of it when the caller vouches for it (U8K_TRUSTED). */
+static utf8kit_result u8_valid_part(const u8k_kernels *k, const unsigned char *s, size_t n,
+                                    unsigned flags)
+{
+    return (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0) : u8k_vres_result(k->validate(s, n));
+}
+
 /* UTF-8 to UTF-8: the valid stretch found by the validator is copied as
  * it is, cut at a character boundary if the output is short. */
 static utf8kit_result u8_copy(const u8k_kernels *k, const unsigned char *s, size_t n,
                               unsigned char *d, size_t cap, unsigned flags)
 {
-    utf8kit_result v = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0)
-                                             : u8k_vres_result(k->validate(s, n));
+    utf8kit_result v = u8_valid_part(k, s, n, flags);
     size_t m = v.read;
     if (m > cap) {
         /* s[0..v.read) is valid, so backing up over continuation bytes
@@ -101,8 +108,7 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     /* validate + count: two passes, worth it when the kernels are SIMD;
      * the scalar transcoder into a scratch buffer is one faster pass. */
     if (p == P_U8_U8 || ((p == P_U8_U16 || p == P_U8_U32) && k != &u8k_scalar_kernels)) {
-        r = (flags & U8K_TRUSTED) ? u8k_res(UTF8KIT_OK, n, 0, 0)
-                                  : u8k_vres_result(k->validate(s, n));
+        r = u8_valid_part(k, s, n, flags);
         r.written = p == P_U8_U16 ? k->utf16_length(s, r.read)
                     : p == P_U8_U32 ? k->count(s, r.read)
                                     : r.read;

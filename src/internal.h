@@ -211,11 +211,6 @@ U8K_INLINE u8k_vres u8k_vres_make(utf8kit_status st, size_t read, size_t elen)
     return v;
 }
 
-U8K_INLINE u8k_vres u8k_vres_of(utf8kit_result r)
-{
-    return u8k_vres_make(r.status, r.read, r.error_len);
-}
-
 U8K_INLINE utf8kit_result u8k_vres_result(u8k_vres v)
 {
     return u8k_res((utf8kit_status)v.status, v.read, 0, v.error_len);

@@ -452,7 +452,8 @@ utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
 
 u8k_vres u8k_scalar_validate_v(const unsigned char *s, size_t len)
 {
-    return u8k_vres_of(u8k_scalar_validate(s, len));
+    utf8kit_result r = u8k_scalar_validate(s, len);
+    return u8k_vres_make(r.status, r.read, r.error_len);
 }
 
 bool u8k_scalar_is_valid(const unsigned char *s, size_t len)
