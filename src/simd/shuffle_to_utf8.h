@@ -376,6 +376,24 @@ U8K_INLINE size_t u8k_two_units(const u8k_enc_k *k, const u8k_units *u, unsigned
     return o;
 }
 
+/* The units at s (n of them, big-endian in memory when be), VW at a time
+ * while they are ASCII, narrowed to d (room for m bytes); returns how many
+ * (a multiple of VW). One count and one bound for both sides: with an
+ * index and a bound for each, gcc made the loop 16 instructions a block,
+ * and ASCII text converted 12-24% slower (AVX2 and SSE4.2, Zen 5). The
+ * loop below calls it after a first such block only: called at once, the
+ * set-up cost mixed text (French, Portuguese) 5%. */
+U8K_INLINE size_t u8k_ascii_run16(const uint16_t *s, size_t n, unsigned char *d, size_t m, bool be)
+{
+    size_t k = 0, end = (n < m ? n : m) / VW * VW;
+    u8k_v x;
+    while (k < end && v_narrow16(s + k, be, &x)) {
+        v_store(d + k, x);
+        k += VW;
+    }
+    return k;
+}
+
 /* UTF-16 -> UTF-8 of at least 16 units (flags: U8K_BE, U8K_TRUSTED for
  * the scalar kernel; be: U8K_BE is set), with the result of the scalar
  * kernel's contract. */
@@ -399,10 +417,14 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
             i += 16;
             o += 16;
             /* then VW units at a time while ASCII */
-            while (i + VW <= len && o + VW <= cap && v_narrow16(src + i, be, &x)) {
+            if (i + VW <= len && o + VW <= cap && v_narrow16(src + i, be, &x)) {
+                size_t run;
                 v_store(dst + o, x);
                 i += VW;
                 o += VW;
+                run = u8k_ascii_run16(src + i, len - i, dst + o, cap - o, be);
+                i += run;
+                o += run;
             }
             continue;
         }
