@@ -168,20 +168,18 @@ void compare(const std::string &s, buffers &x)
         size_t m = simdutf::convert_utf8_to_utf16le(p, n, x.b16.data());
         if (below(4) == 0 && m)
             x.b16[below((unsigned)m)] = (char16_t)(0xD800 + below(0x800));
-        std::vector<char16_t> w(x.b16.begin(), x.b16.begin() + (long)m);
-        same("UTF-16LE -> UTF-8", s, utf8kit_utf16le_to_utf8((const uint16_t *)w.data(), m, x.a8.data(),
-                                                             x.a8.size(), UTF8KIT_STRICT),
-             simdutf::convert_utf16le_to_utf8_with_errors(w.data(), m, x.b8.data()), x.a8.data(),
+        same("UTF-16LE -> UTF-8", s, utf8kit_utf16le_to_utf8((const uint16_t *)x.b16.data(), m,
+                                                             x.a8.data(), x.a8.size(), UTF8KIT_STRICT),
+             simdutf::convert_utf16le_to_utf8_with_errors(x.b16.data(), m, x.b8.data()), x.a8.data(),
              x.b8.data());
 
         m = simdutf::convert_utf8_to_utf32(p, n, x.b32.data());
         if (below(4) == 0 && m)
             x.b32[below((unsigned)m)] =
                 below(2) ? (char32_t)(0xD800 + below(0x800)) : (char32_t)(0x110000 + below(1u << 30));
-        std::vector<char32_t> d(x.b32.begin(), x.b32.begin() + (long)m);
-        same("UTF-32 -> UTF-8", s, utf8kit_utf32_to_utf8((const uint32_t *)d.data(), m, x.a8.data(),
-                                                         x.a8.size(), UTF8KIT_STRICT),
-             simdutf::convert_utf32_to_utf8_with_errors(d.data(), m, x.b8.data()), x.a8.data(),
+        same("UTF-32 -> UTF-8", s, utf8kit_utf32_to_utf8((const uint32_t *)x.b32.data(), m,
+                                                         x.a8.data(), x.a8.size(), UTF8KIT_STRICT),
+             simdutf::convert_utf32_to_utf8_with_errors(x.b32.data(), m, x.b8.data()), x.a8.data(),
              x.b8.data());
     }
 
