@@ -379,10 +379,11 @@ U8K_INLINE size_t u8k_two_units(const u8k_enc_k *k, const u8k_units *u, unsigned
 /* The units at s (n of them, big-endian in memory when be), VW at a time
  * while they are ASCII, narrowed to d (room for m bytes); returns how many
  * (a multiple of VW). One count and one bound for both sides: with an
- * index and a bound for each, gcc made the loop 16 instructions a block,
- * and ASCII text converted 15-24% faster without them (AVX2 and SSE4.2,
- * Zen 5). The loop below calls it after a first such block only: called
- * at once, its set-up cost mixed text (French, Portuguese) 5%. */
+ * index and a bound for each, gcc made the loop 17 instructions a block
+ * (11 now), and ASCII text converted 15-24% faster without them (AVX2
+ * and SSE4.2, Zen 5). The loop below calls it after a first such block
+ * only: called at once, its set-up cost mixed text (French, Portuguese)
+ * 5%. */
 U8K_INLINE size_t u8k_ascii_run16(const uint16_t *s, size_t n, unsigned char *d, size_t m, bool be)
 {
     size_t k = 0, end = (n < m ? n : m) / VW * VW;
