@@ -30,8 +30,8 @@ static void same_counts(const unsigned char *s, size_t n, const char *what, size
           (unsigned long long)want.lines, (unsigned long long)want.seq[1]);
 }
 
-/* Compares every validation/counting entry on s[0..n). */
-static void same(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
+/* Compares utf8kit_validate and utf8kit_is_valid on s[0..n). */
+static void same_valid(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
 {
     utf8kit_result r = utf8kit_validate((const char *)s, n), w = u8k_scalar_validate(s, n);
     CHECK(r.status == w.status && r.read == w.read && r.error_len == w.error_len,
@@ -40,6 +40,12 @@ static void same(const unsigned char *s, size_t n, const char *what, size_t a, s
           w.read, w.error_len);
     CHECK(utf8kit_is_valid((const char *)s, n) == (w.status == UTF8KIT_OK), "%s %zu/%zu len %zu: is_valid",
           what, a, b, n);
+}
+
+/* Compares every validation/counting entry on s[0..n). */
+static void same(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
+{
+    same_valid(s, n, what, a, b);
     CHECK(utf8kit_ascii_prefix((const char *)s, n) == u8k_scalar_ascii_prefix(s, n),
           "%s %zu/%zu len %zu: ascii_prefix", what, a, b, n);
     CHECK(utf8kit_count((const char *)s, n) == u8k_scalar_count(s, n),
@@ -257,6 +263,9 @@ int main(void)
     {
         static const unsigned char with[] = {0x41, 0x80, 0xBF, 0xC3, 0xE2, 0xED, 0xF0, 0xF4};
         static const size_t lens[] = {700, U8K_ALIGN_MIN + 380};
+        /* (messages give the offset and the byte put there) */
+        static const char *const label[] = {"", "", "upto-2 at/byte", "upto-3 at/byte",
+                                            "upto-4 at/byte"};
         size_t step = test_quick() ? 5 : 1;
         unsigned char *t = malloc(U8K_ALIGN_MIN + 380);
         for (int octets = 2; octets <= 4; octets++)
@@ -266,16 +275,8 @@ int main(void)
                 for (pos = (size_t)octets % step; pos < m; pos += step) {
                     unsigned char keep = t[pos];
                     for (k = 0; k < sizeof with; k++) {
-                        utf8kit_result r, w;
                         t[pos] = with[k];
-                        r = utf8kit_validate((const char *)t, m);
-                        w = u8k_scalar_validate(t, m);
-                        CHECK(r.status == w.status && r.read == w.read && r.error_len == w.error_len,
-                              "upto %d len %zu: %02X at %zu: validate %s@%zu, scalar %s@%zu", octets, m,
-                              with[k], pos, utf8kit_status_name(r.status), r.read,
-                              utf8kit_status_name(w.status), w.read);
-                        CHECK(utf8kit_is_valid((const char *)t, m) == (w.status == UTF8KIT_OK),
-                              "upto %d len %zu: %02X at %zu: is_valid", octets, m, with[k], pos);
+                        same_valid(t, m, label[octets], pos, with[k]);
                     }
                     t[pos] = keep;
                 }
