@@ -16,7 +16,12 @@
  * byte of every class for bytes 2 to 4, and every input is also placed in
  * a 64-byte ASCII buffer at its end and across the 32-byte mid-point.
  * On every kernel, every input of 1 to 3 bytes is also placed among
- * 2-octet characters, at and across an 8-byte word boundary.
+ * 2-octet characters, at and across an 8-byte word boundary (and inputs
+ * of 4 bytes, and the representative shorter ones, among 4-octet
+ * characters). There each is also converted (strict) to UTF-32, UTF-16LE
+ * and Latin-1 (check_transcode): with characters before and after it,
+ * the transcoders meet it on their paths for text inside an input, not
+ * on those for its last bytes.
  */
 #include "testlib.h"
 
@@ -388,13 +393,72 @@ static void check_embedded(const unsigned char *in, size_t len, const struct dec
     inputs_checked += 1 + nmids;
 }
 
+/* The strict conversions of buf[0..end) to UTF-32, UTF-16LE and Latin-1,
+ * given the characters the checker finds before the first error (ncp of
+ * them: values cp, offsets off, lengths len) and that error (st at `at`,
+ * elen bytes; UTF8KIT_OK: none): each stops there with those characters
+ * converted, except that Latin-1 stops first at a character above U+00FF
+ * (UNREPRESENTABLE, its length). */
+static void check_transcode(const unsigned char *buf, size_t end, const uint32_t *cp,
+                            const size_t *off, const size_t *len, size_t ncp, utf8kit_status st,
+                            size_t at, size_t elen)
+{
+    uint32_t u32[96];
+    uint16_t u16[192];
+    unsigned char l1[96];
+    const unsigned char *b16 = (const unsigned char *)u16; /* little-endian units */
+    utf8kit_result r;
+    size_t k, w = 0;
+    bool ok;
+    r = utf8kit_utf8_to_utf32((const char *)buf, end, u32, 96, UTF8KIT_STRICT);
+    ok = r.status == st && r.read == at && r.error_len == elen && r.written == ncp;
+    for (k = 0; ok && k < ncp; k++)
+        ok = u32[k] == cp[k];
+    if (!ok)
+        CHECK(0, "%02X %02X %02X ... (%zu bytes) to UTF-32: %s read %zu len %zu written %zu, want "
+                 "%s %zu %zu %zu", buf[0], buf[1], buf[2], end, utf8kit_status_name(r.status),
+              r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen, ncp);
+    r = utf8kit_utf8_to_utf16le((const char *)buf, end, u16, 192, UTF8KIT_STRICT);
+    ok = r.status == st && r.read == at && r.error_len == elen;
+    for (k = 0; ok && k < ncp; k++) {
+        uint32_t v = cp[k] < 0x10000 ? cp[k] : 0xD800u | (cp[k] - 0x10000u) >> 10;
+        ok = w < r.written && (uint32_t)(b16[2 * w] | b16[2 * w + 1] << 8) == v;
+        w++;
+        if (ok && cp[k] >= 0x10000) {
+            v = 0xDC00u | (cp[k] & 0x3FFu);
+            ok = w < r.written && (uint32_t)(b16[2 * w] | b16[2 * w + 1] << 8) == v;
+            w++;
+        }
+    }
+    if (!ok || r.written != w)
+        CHECK(0, "%02X %02X %02X ... (%zu bytes) to UTF-16LE: %s read %zu len %zu written %zu, "
+                 "want %s %zu %zu", buf[0], buf[1], buf[2], end, utf8kit_status_name(r.status),
+              r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen);
+    for (k = 0; k < ncp && cp[k] <= 0xFF; k++)
+        ;
+    if (k < ncp) {
+        st = UTF8KIT_ERR_UNREPRESENTABLE;
+        at = off[k];
+        elen = len[k];
+    }
+    r = utf8kit_utf8_to_latin1((const char *)buf, end, (char *)l1, 96, UTF8KIT_STRICT);
+    ok = r.status == st && r.read == at && r.error_len == elen && r.written == k;
+    for (w = 0; ok && w < k; w++)
+        ok = l1[w] == cp[w];
+    if (!ok)
+        CHECK(0, "%02X %02X %02X ... (%zu bytes) to Latin-1: %s read %zu len %zu written %zu, "
+                 "want %s %zu %zu %zu", buf[0], buf[1], buf[2], end, utf8kit_status_name(r.status),
+              r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen, k);
+}
+
 /* The same input among copies of a character `ch` of `n` bytes: after
  * off[0] or off[1] bytes of them, with three more after it. The scalar
  * kernel takes text of 2-octet and of 4-octet characters eight bytes at a
  * time (two_octet_words and four_octet_words in src/scalar/decode.c): the
  * offsets put the input at and across the start of an 8-byte word. What
  * follows the input starts with a lead, so a truncated sequence is
- * missing a continuation, as before ASCII. */
+ * missing a continuation, as before ASCII. The strict conversions of the
+ * same bytes are checked too (check_transcode). */
 static void check_among(const unsigned char *in, size_t len, const struct decomp *d,
                         const char *ch, size_t n, const size_t off[2])
 {
@@ -418,6 +482,30 @@ static void check_among(const unsigned char *in, size_t len, const struct decomp
                   (unsigned char)ch[0], utf8kit_status_name(r.status), r.read, r.error_len);
         if (utf8kit_is_valid((const char *)buf, end) != (want == UTF8KIT_OK))
             CHECK(0, "%02X.. at %zu among %02X..: is_valid", in[0], off[m], (unsigned char)ch[0]);
+        {
+            /* the characters before the first error: the copies, the
+             * input's units, and (input valid) the copies after it */
+            uint32_t cp[40];
+            size_t coff[40], clen[40], ncp = 0, u;
+            uint32_t chv = value_of((const unsigned char *)ch, (unsigned)n);
+            for (k = 0; k < off[m]; k += n, ncp++) {
+                cp[ncp] = chv;
+                coff[ncp] = k;
+                clen[ncp] = n;
+            }
+            for (u = 0; u < d->nunits && d->st[u] == UTF8KIT_OK; u++, ncp++) {
+                cp[ncp] = value_of(in + d->start[u], d->n[u]);
+                coff[ncp] = off[m] + d->start[u];
+                clen[ncp] = d->n[u];
+            }
+            for (k = off[m] + len; want == UTF8KIT_OK && k < end; k += n, ncp++) {
+                cp[ncp] = chv;
+                coff[ncp] = k;
+                clen[ncp] = n;
+            }
+            check_transcode(buf, end, cp, coff, clen, ncp, want, want ? off[m] + d->vread : end,
+                            d->velen);
+        }
     }
     inputs_checked += 2;
 }
