@@ -25,7 +25,47 @@ utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigne
     bool trusted = (flags & U8K_TRUSTED) != 0;
     size_t i = 0, j = 0;
     while (i < len) {
-        uint32_t u = u8k_swap16_if(src[i], swap);
+        uint32_t u;
+        /* While 2 units of input and 4 bytes of room are left, a unit or
+         * a surrogate pair is converted here with no test of the bounds,
+         * and so is a lone ASCII unit (a space between words). A run of
+         * ASCII, a lone surrogate and the end go on to the general step
+         * below. */
+        while (len - i >= 2 && cap - j >= 4) {
+            uint32_t v;
+            u = u8k_swap16_if(src[i], swap);
+            if (u < 0x80) {
+                if (u8k_swap16_if(src[i + 1], swap) < 0x80)
+                    break;
+                dst[j++] = (unsigned char)u;
+                i++;
+            } else if (u < 0x800) {
+                dst[j] = (unsigned char)(0xC0u | u >> 6);
+                dst[j + 1] = (unsigned char)(0x80u | (u & 0x3Fu));
+                j += 2;
+                i++;
+            } else if ((u & 0xF800u) != 0xD800u) {
+                dst[j] = (unsigned char)(0xE0u | u >> 12);
+                dst[j + 1] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
+                dst[j + 2] = (unsigned char)(0x80u | (u & 0x3Fu));
+                j += 3;
+                i++;
+            } else {
+                v = u8k_swap16_if(src[i + 1], swap);
+                if (u >= 0xDC00u || (v & 0xFC00u) != 0xDC00u)
+                    break;
+                u = 0x10000u + ((u - 0xD800u) << 10) + (v - 0xDC00u);
+                dst[j] = (unsigned char)(0xF0u | u >> 18);
+                dst[j + 1] = (unsigned char)(0x80u | (u >> 12 & 0x3Fu));
+                dst[j + 2] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
+                dst[j + 3] = (unsigned char)(0x80u | (u & 0x3Fu));
+                j += 4;
+                i += 2;
+            }
+        }
+        if (i == len)
+            break;
+        u = u8k_swap16_if(src[i], swap);
         if (u < 0x80) {
             /* Four units at a time: each 16-bit lane of the word must be
              * below 0x80, i.e. its bits FF80 clear (in memory order, so
