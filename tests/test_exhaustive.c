@@ -393,6 +393,22 @@ static void check_embedded(const unsigned char *in, size_t len, const struct dec
     inputs_checked += 1 + nmids;
 }
 
+/* Whether conversion r stopped as the checker says: st (UTF8KIT_OK: at
+ * the end) at offset `at`, an error of elen bytes, n units written. */
+static bool stopped_as(utf8kit_result r, utf8kit_status st, size_t at, size_t elen, size_t n)
+{
+    return r.status == st && r.read == at && r.error_len == elen && r.written == n;
+}
+
+static void report_transcode(const char *to, const unsigned char *buf, size_t end,
+                             utf8kit_result r, utf8kit_status st, size_t at, size_t elen,
+                             size_t n)
+{
+    CHECK(0, "%02X %02X %02X ... (%zu bytes) to %s: %s read %zu len %zu written %zu, want %s "
+             "%zu %zu %zu", buf[0], buf[1], buf[2], end, to, utf8kit_status_name(r.status),
+          r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen, n);
+}
+
 /* The strict conversions of buf[0..end) to UTF-32, UTF-16LE and Latin-1,
  * given the characters the checker finds before the first error (ncp of
  * them: values cp, offsets off, lengths len) and that error (st at `at`,
@@ -404,51 +420,45 @@ static void check_transcode(const unsigned char *buf, size_t end, const uint32_t
                             size_t at, size_t elen)
 {
     uint32_t u32[96];
-    uint16_t u16[192];
+    uint16_t u16[192], want16[192];
     unsigned char l1[96];
     const unsigned char *b16 = (const unsigned char *)u16; /* little-endian units */
     utf8kit_result r;
-    size_t k, w = 0;
+    size_t k, n16 = 0, nl1;
     bool ok;
     r = utf8kit_utf8_to_utf32((const char *)buf, end, u32, 96, UTF8KIT_STRICT);
-    ok = r.status == st && r.read == at && r.error_len == elen && r.written == ncp;
+    ok = stopped_as(r, st, at, elen, ncp);
     for (k = 0; ok && k < ncp; k++)
         ok = u32[k] == cp[k];
     if (!ok)
-        CHECK(0, "%02X %02X %02X ... (%zu bytes) to UTF-32: %s read %zu len %zu written %zu, want "
-                 "%s %zu %zu %zu", buf[0], buf[1], buf[2], end, utf8kit_status_name(r.status),
-              r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen, ncp);
-    r = utf8kit_utf8_to_utf16le((const char *)buf, end, u16, 192, UTF8KIT_STRICT);
-    ok = r.status == st && r.read == at && r.error_len == elen;
-    for (k = 0; ok && k < ncp; k++) {
-        uint32_t v = cp[k] < 0x10000 ? cp[k] : 0xD800u | (cp[k] - 0x10000u) >> 10;
-        ok = w < r.written && (uint32_t)(b16[2 * w] | b16[2 * w + 1] << 8) == v;
-        w++;
-        if (ok && cp[k] >= 0x10000) {
-            v = 0xDC00u | (cp[k] & 0x3FFu);
-            ok = w < r.written && (uint32_t)(b16[2 * w] | b16[2 * w + 1] << 8) == v;
-            w++;
+        report_transcode("UTF-32", buf, end, r, st, at, elen, ncp);
+    for (k = 0; k < ncp; k++) {
+        if (cp[k] < 0x10000) {
+            want16[n16++] = (uint16_t)cp[k];
+        } else {
+            want16[n16++] = (uint16_t)(0xD800u | (cp[k] - 0x10000u) >> 10);
+            want16[n16++] = (uint16_t)(0xDC00u | (cp[k] & 0x3FFu));
         }
     }
-    if (!ok || r.written != w)
-        CHECK(0, "%02X %02X %02X ... (%zu bytes) to UTF-16LE: %s read %zu len %zu written %zu, "
-                 "want %s %zu %zu", buf[0], buf[1], buf[2], end, utf8kit_status_name(r.status),
-              r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen);
-    for (k = 0; k < ncp && cp[k] <= 0xFF; k++)
+    r = utf8kit_utf8_to_utf16le((const char *)buf, end, u16, 192, UTF8KIT_STRICT);
+    ok = stopped_as(r, st, at, elen, n16);
+    for (k = 0; ok && k < n16; k++)
+        ok = (b16[2 * k] | b16[2 * k + 1] << 8) == want16[k];
+    if (!ok)
+        report_transcode("UTF-16LE", buf, end, r, st, at, elen, n16);
+    for (nl1 = 0; nl1 < ncp && cp[nl1] <= 0xFF; nl1++)
         ;
-    if (k < ncp) {
+    if (nl1 < ncp) {
         st = UTF8KIT_ERR_UNREPRESENTABLE;
-        at = off[k];
-        elen = len[k];
+        at = off[nl1];
+        elen = len[nl1];
     }
     r = utf8kit_utf8_to_latin1((const char *)buf, end, (char *)l1, 96, UTF8KIT_STRICT);
-    ok = r.status == st && r.read == at && r.error_len == elen && r.written == k;
-    for (w = 0; ok && w < k; w++)
-        ok = l1[w] == cp[w];
+    ok = stopped_as(r, st, at, elen, nl1);
+    for (k = 0; ok && k < nl1; k++)
+        ok = l1[k] == cp[k];
     if (!ok)
-        CHECK(0, "%02X %02X %02X ... (%zu bytes) to Latin-1: %s read %zu len %zu written %zu, "
-                 "want %s %zu %zu %zu", buf[0], buf[1], buf[2], end, utf8kit_status_name(r.status),
-              r.read, r.error_len, r.written, utf8kit_status_name(st), at, elen, k);
+        report_transcode("Latin-1", buf, end, r, st, at, elen, nl1);
 }
 
 /* The same input among copies of a character `ch` of `n` bytes: after

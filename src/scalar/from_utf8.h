@@ -178,4 +178,6 @@ U8K_INLINE utf8kit_result u8k_from_utf8(const unsigned char *src, size_t len, vo
     return u8k_res(UTF8KIT_OK, i, j, 0);
 }
 
+#undef U8K_ASCII_WORDS
+
 #endif

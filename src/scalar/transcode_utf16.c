@@ -18,6 +18,16 @@ utf8kit_result u8k_scalar_utf8_to_utf16(const unsigned char *src, size_t len, ui
     return u8k_from_utf8(src, len, dst, cap, flags, U8K_OUT_UTF16);
 }
 
+/* The 4 bytes of the character of surrogate pair h, l (high, low) to d. */
+U8K_INLINE void u8k_put_pair(unsigned char *d, uint32_t h, uint32_t l)
+{
+    uint32_t u = 0x10000u + ((h - 0xD800u) << 10) + (l - 0xDC00u);
+    d[0] = (unsigned char)(0xF0u | u >> 18);
+    d[1] = (unsigned char)(0x80u | (u >> 12 & 0x3Fu));
+    d[2] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
+    d[3] = (unsigned char)(0x80u | (u & 0x3Fu));
+}
+
 utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
                                         size_t cap, unsigned flags)
 {
@@ -54,11 +64,7 @@ utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigne
                 v = u8k_swap16_if(src[i + 1], swap);
                 if (u >= 0xDC00u || (v & 0xFC00u) != 0xDC00u)
                     break;
-                u = 0x10000u + ((u - 0xD800u) << 10) + (v - 0xDC00u);
-                dst[j] = (unsigned char)(0xF0u | u >> 18);
-                dst[j + 1] = (unsigned char)(0x80u | (u >> 12 & 0x3Fu));
-                dst[j + 2] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
-                dst[j + 3] = (unsigned char)(0x80u | (u & 0x3Fu));
+                u8k_put_pair(dst + j, u, v);
                 j += 4;
                 i += 2;
             }
@@ -118,11 +124,7 @@ utf8kit_result u8k_scalar_utf16_to_utf8(const uint16_t *src, size_t len, unsigne
             }
             if (cap - j < 4)
                 return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
-            u = 0x10000u + ((u - 0xD800u) << 10) + (v - 0xDC00u);
-            dst[j] = (unsigned char)(0xF0u | u >> 18);
-            dst[j + 1] = (unsigned char)(0x80u | (u >> 12 & 0x3Fu));
-            dst[j + 2] = (unsigned char)(0x80u | (u >> 6 & 0x3Fu));
-            dst[j + 3] = (unsigned char)(0x80u | (u & 0x3Fu));
+            u8k_put_pair(dst + j, u, v);
             j += 4;
             i += 2;
             continue;
