@@ -102,6 +102,35 @@ static size_t op_u8_l1(const unsigned char *s, size_t n)
     return utf8kit_utf8_to_latin1((const char *)s, n, (char *)out, out_cap, UTF8KIT_STRICT).written;
 }
 
+/* The replacement paths (issue 5: on valid input near the speed of the
+ * strict ones): the REPLACE policy, and utf8kit_repair. */
+static size_t op_u8_u16_r(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf8_to_utf16le((const char *)s, n, (uint16_t *)(void *)out, out_cap / 2, UTF8KIT_REPLACE)
+        .written;
+}
+static size_t op_u8_u32_r(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf8_to_utf32((const char *)s, n, (uint32_t *)(void *)out, out_cap / 4, UTF8KIT_REPLACE)
+        .written;
+}
+static size_t op_u16_u8_r(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf16le_to_utf8((const uint16_t *)(const void *)s, n / 2, (char *)out, out_cap,
+                                   UTF8KIT_REPLACE)
+        .written;
+}
+static size_t op_u32_u8_r(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf32_to_utf8((const uint32_t *)(const void *)s, n / 4, (char *)out, out_cap,
+                                 UTF8KIT_REPLACE)
+        .written;
+}
+static size_t op_repair(const unsigned char *s, size_t n)
+{
+    return utf8kit_repair((const char *)s, n, (char *)out, out_cap).written;
+}
+
 enum kind { K_UTF8, K_UTF16, K_UTF32, K_LATIN1 };
 
 struct op {
@@ -109,26 +138,33 @@ struct op {
     enum kind in;
     bench_fn ours;
     const char *peer_op; /* name peers.c knows it by */
+    bool replacing;      /* also run on the invalid inputs */
 };
 
 static const struct op ops[] = {
-    {"validate", K_UTF8, op_validate, "validate"},
-    {"is_valid", K_UTF8, op_is_valid, "is_valid"},
-    {"count", K_UTF8, op_count, "count"},
-    {"utf16_length", K_UTF8, op_utf16_length, "utf16_length"},
+    {"validate", K_UTF8, op_validate, "validate", false},
+    {"is_valid", K_UTF8, op_is_valid, "is_valid", false},
+    {"count", K_UTF8, op_count, "count", false},
+    {"utf16_length", K_UTF8, op_utf16_length, "utf16_length", false},
     /* the same for text known to be valid, checking nothing: what
      * simdutf's count_utf8 and utf16_length_from_utf8 do */
-    {"count_av", K_UTF8, op_count_av, "count_av"},
-    {"utf16_length_av", K_UTF8, op_utf16_length_av, "utf16_length_av"},
+    {"count_av", K_UTF8, op_count_av, "count_av", false},
+    {"utf16_length_av", K_UTF8, op_utf16_length_av, "utf16_length_av", false},
     /* validation + LF and sequences by length (utf8kit count's pass); no
      * peer has it */
-    {"validate_counts", K_UTF8, op_validate_counts, "validate_counts"},
-    {"utf8>utf16le", K_UTF8, op_u8_u16, "utf8>utf16le"},
-    {"utf8>utf32", K_UTF8, op_u8_u32, "utf8>utf32"},
-    {"utf16le>utf8", K_UTF16, op_u16_u8, "utf16le>utf8"},
-    {"utf32>utf8", K_UTF32, op_u32_u8, "utf32>utf8"},
-    {"latin1>utf8", K_LATIN1, op_l1_u8, "latin1>utf8"},
-    {"utf8>latin1", K_UTF8, op_u8_l1, "utf8>latin1"},
+    {"validate_counts", K_UTF8, op_validate_counts, "validate_counts", false},
+    {"utf8>utf16le", K_UTF8, op_u8_u16, "utf8>utf16le", false},
+    {"utf8>utf32", K_UTF8, op_u8_u32, "utf8>utf32", false},
+    {"utf16le>utf8", K_UTF16, op_u16_u8, "utf16le>utf8", false},
+    {"utf32>utf8", K_UTF32, op_u32_u8, "utf32>utf8", false},
+    {"latin1>utf8", K_LATIN1, op_l1_u8, "latin1>utf8", false},
+    {"utf8>latin1", K_UTF8, op_u8_l1, "utf8>latin1", false},
+    /* "/r": the same under the REPLACE policy */
+    {"utf8>utf16le/r", K_UTF8, op_u8_u16_r, "utf8>utf16le/r", true},
+    {"utf8>utf32/r", K_UTF8, op_u8_u32_r, "utf8>utf32/r", true},
+    {"utf16le>utf8/r", K_UTF16, op_u16_u8_r, "utf16le>utf8/r", true},
+    {"utf32>utf8/r", K_UTF32, op_u32_u8_r, "utf32>utf8/r", true},
+    {"repair", K_UTF8, op_repair, "repair", true},
 };
 #define NOPS (sizeof ops / sizeof ops[0])
 
@@ -137,6 +173,7 @@ struct input {
     enum kind kind;
     unsigned char *data;
     size_t len;
+    bool invalid; /* for the replacing operations only */
     /* short strings: offsets and lengths into data */
     size_t nshort, *soff, *slen;
 };
@@ -266,7 +303,7 @@ static void add_short(const char *name, const struct input *src)
 {
     struct input *in = &inputs[ninputs];
     size_t n = 20000;
-    if (!src || src->len < 200)
+    if (!src || src->len < 200 || ninputs == sizeof inputs / sizeof inputs[0])
         return;
     *in = *src;
     snprintf(in->name, sizeof in->name, "%s", name);
@@ -341,6 +378,38 @@ int main(int argc, char **argv)
         snprintf(in->name, sizeof in->name, "%.200s (from latin1)", inputs[k].name);
         ninputs++;
     }
+    /* Invalid inputs, for the replacing operations alone: the Latin-1
+     * files read as UTF-8 (each byte from 80 on is an error: text in the
+     * wrong encoding), and the UTF-16 files with a lone low surrogate put
+     * in every 97 units. */
+    for (k = 0, o = ninputs; k < o && ninputs < sizeof inputs / sizeof inputs[0]; k++) {
+        struct input *in = &inputs[ninputs];
+        if (inputs[k].kind == K_LATIN1) {
+            *in = inputs[k];
+            in->kind = K_UTF8;
+            snprintf(in->name, sizeof in->name, "%.200s (read as utf8)", inputs[k].name);
+        } else if (inputs[k].kind == K_UTF16) {
+            uint16_t *u;
+            size_t j;
+            *in = inputs[k];
+            in->data = malloc(in->len + 2);
+            if (!in->data) {
+                fprintf(stderr, "utf8kit_bench: out of memory\n");
+                exit(1);
+            }
+            memcpy(in->data, inputs[k].data, in->len);
+            u = (uint16_t *)(void *)in->data;
+            /* not after a high surrogate, which would make a pair */
+            for (j = 97; j < in->len / 2; j += 97)
+                if ((u[j - 1] & 0xFC00) != 0xD800)
+                    u[j] = 0xDFFF;
+            snprintf(in->name, sizeof in->name, "%.200s (lone surrogates)", inputs[k].name);
+        } else {
+            continue;
+        }
+        in->invalid = true;
+        ninputs++;
+    }
     add_short("short8-64/latin", find_input("Latin-Lipsum.utf8"));
     add_short("short8-64/chinese", find_input("Chinese-Lipsum.utf8"));
     for (k = 0; k < ninputs; k++)
@@ -374,7 +443,8 @@ int main(int argc, char **argv)
         tm = measure(op_memcpy, in);
         for (o = 0; o < NOPS; o++) {
             const struct op *op = &ops[o];
-            if (op->in != in->kind || (only && strcmp(only, op->name) != 0))
+            if (op->in != in->kind || (only && strcmp(only, op->name) != 0) ||
+                (in->invalid && !op->replacing))
                 continue;
             /* utf8>latin1 only on text Latin-1 can hold (else it stops at
              * the first character beyond U+00FF): the UTF-8 made from the

@@ -76,6 +76,14 @@ static size_t icu_u8_u16_sub(const unsigned char *s, size_t n)
                          (int32_t)n, 0xFFFD, &subs, &e);
     return (size_t)len;
 }
+static size_t icu_u16_u8_sub(const unsigned char *s, size_t n)
+{
+    UErrorCode e = U_ZERO_ERROR;
+    int32_t len = 0, subs = 0;
+    u_strToUTF8WithSub((char *)out, (int32_t)out_cap, &len, (const UChar *)(const void *)s,
+                       (int32_t)(n / 2), 0xFFFD, &subs, &e);
+    return (size_t)len;
+}
 static size_t icu_u16_u8(const unsigned char *s, size_t n)
 {
     UErrorCode e = U_ZERO_ERROR;
@@ -142,6 +150,9 @@ static const struct peer table[] = {
     {"icu", "utf8>utf16le", icu_u8_u16},
     {"icu", "utf16le>utf8", icu_u16_u8},
     {"icu-sub", "utf8>utf16le", icu_u8_u16_sub},
+    /* the replacing operations: the same calls, U+FFFD for each error */
+    {"icu-sub", "utf8>utf16le/r", icu_u8_u16_sub},
+    {"icu-sub", "utf16le>utf8/r", icu_u16_u8_sub},
 #endif
     {"iconv", "utf8>utf16le", iconv_u8_u16},
     {"iconv", "utf8>utf32", iconv_u8_u32},

@@ -18,7 +18,9 @@ const char *peer_name(size_t i);
 
 /* Peer i's function for operation op ("validate", "count",
  * "utf16_length", "utf8>utf16le", "utf8>utf32", "utf16le>utf8",
- * "utf32>utf8", "latin1>utf8", "utf8>latin1"), or NULL if it has none. */
+ * "utf32>utf8", "latin1>utf8", "utf8>latin1", and with "/r" appended to
+ * a conversion the same replacing each error by U+FFFD), or NULL if it
+ * has none. */
 bench_fn peer_fn(size_t i, const char *op);
 
 /* A line listing the peers compiled in, and those skipped and why. */

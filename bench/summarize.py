@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """summarize.py - medians of a utf8kit_bench table.
 
-usage: utf8kit_bench ... | python3 bench/summarize.py [--vs PEER [KERNEL]]
+usage: utf8kit_bench ... | python3 bench/summarize.py [--vs PEER [KERNEL] | --replace [KERNEL]]
 For each operation: the median, over the corpus files (lipsum/ and
 wikipedia_mars/), of each column's ratio to memcpy; then the same for the
-10 MB ASCII buffer and the 8-64 byte strings. Columns are those of the
-table (kernels, then peers); '-' where a peer lacks the operation.
+10 MB ASCII buffer, the 8-64 byte strings and the invalid inputs. Columns
+are those of the table (kernels, then peers); '-' where a peer lacks the
+operation.
 With --vs PEER (e.g. simdutf): for each operation, KERNEL's cell (default
 avx512) divided by PEER's on the same row, input by input: the lowest
 (with its input), the median and the highest of these ratios.
+With --replace [KERNEL]: for each replacing operation ("X/r"), KERNEL's
+cell divided by its cell for X (the STRICT policy) on the same valid
+input, the same three figures (1.00: replacing costs nothing on valid
+input). The invalid inputs ("(read as utf8)", "(lone surrogates)") are
+a group of their own in the medians.
 Several tables on stdin (runs of the same command, cat'ed) are merged
 cell by cell, keeping the highest ratio of each cell: best of the runs,
 for every column alike, which filters out the runs another process
@@ -51,10 +57,32 @@ def vs_table(header, rows, peer, kernel):
         print("%-16s %3d %6.2f  %-40s %6.2f %6.2f" % (op, len(v), v[0][0], v[0][1][-40:], med, v[-1][0]))
 
 
+def replace_table(header, rows, kernel):
+    if kernel not in header:
+        sys.exit("no column %s in the table" % kernel)
+    j = header.index(kernel)
+    strict = {(name, op): cells[j] for name, op, cells in rows}
+    per_op = {}
+    for name, op, cells in rows:
+        base = strict.get((name, op[:-2])) if op.endswith("/r") else None
+        if base is None or base == "-" or cells[j] == "-" or float(base) == 0:
+            continue
+        per_op.setdefault(op, []).append((float(cells[j]) / float(base), name))
+    print("%s: replacing / strict on valid input, input by input" % kernel)
+    print("%-16s %3s %6s  %-40s %6s %6s" % ("operation", "n", "min", "(input)", "median", "max"))
+    for op, v in per_op.items():
+        v.sort()
+        med = statistics.median([x for x, _ in v])
+        print("%-16s %3d %6.2f  %-40s %6.2f %6.2f" % (op, len(v), v[0][0], v[0][1][-40:], med, v[-1][0]))
+
+
 def main():
     vs = None
+    replace = None
     if len(sys.argv) >= 3 and sys.argv[1] == "--vs":
         vs = (sys.argv[2], sys.argv[3] if len(sys.argv) >= 4 else "avx512")
+    elif len(sys.argv) >= 2 and sys.argv[1] == "--replace":
+        replace = sys.argv[2] if len(sys.argv) >= 3 else "avx512"
     header = None
     rows = []
     for line in sys.stdin:
@@ -77,12 +105,17 @@ def main():
     if vs:
         vs_table(header, rows, vs[0], vs[1])
         return
+    if replace:
+        replace_table(header, rows, replace)
+        return
 
     def group(name):
         if name.startswith("ascii"):
             return "ascii-10MB"
         if name.startswith("short"):
             return "short 8-64 B"
+        if name.endswith("(read as utf8)") or name.endswith("(lone surrogates)"):
+            return "invalid"
         return "corpus files"
 
     ops = []
@@ -90,7 +123,7 @@ def main():
         if op not in ops:
             ops.append(op)
     print("%-14s %-15s %3s" % ("inputs", "operation", "n") + "".join(" %9s" % h for h in header))
-    for g in ("corpus files", "ascii-10MB", "short 8-64 B"):
+    for g in ("corpus files", "ascii-10MB", "short 8-64 B", "invalid"):
         for op in ops:
             sel = [c for (n, o, c) in rows if o == op and group(n) == g]
             if not sel:
