@@ -130,10 +130,12 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
 }
 
 /* The typed driver. Counts are in units of the pair. x: what REPLACE
- * writes; NULL for the typed functions' '?' in encoding `to`. */
+ * writes; NULL for the typed functions' '?' in encoding `to`. first: the
+ * result of a first call of the kernel on the whole input (an input
+ * error) that the caller has already made, or NULL. */
 static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
                             utf8kit_policy pol, unsigned flags, const struct u8k_subst *x,
-                            utf8kit_encoding to)
+                            utf8kit_encoding to, const utf8kit_result *first)
 {
     struct u8k_subst own;
     const u8k_kernels *k = u8k_active();
@@ -145,7 +147,10 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     if (pol == UTF8KIT_ASSUME_VALID)
         flags |= U8K_TRUSTED;
     for (;;) {
-        if (d != NULL)
+        if (first != NULL) {
+            r = *first;
+            first = NULL;
+        } else if (d != NULL)
             r = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w, flags);
         else
             r = measure(k, p, s + pos * isz, len - pos, flags);
@@ -381,7 +386,7 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
                 units--;
         }
         r = drive(p, s + pos, units, d ? d + w : NULL, d ? (dst_cap - w) / osz : SIZE_MAX,
-                  opt->policy, flags, &x, to);
+                  opt->policy, flags, &x, to, NULL);
         pos += r.read * isz;
         w += r.written * osz;
         if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
@@ -446,15 +451,6 @@ size_t utf8kit_max_output_size(utf8kit_encoding from, utf8kit_encoding to, size_
     return units * k + 4; /* + the longest BOM */
 }
 
-utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_cap)
-{
-    static const struct u8k_subst x = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
-    if (s == NULL && len != 0)
-        return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0, &x,
-                 UTF8KIT_UTF8);
-}
-
 /* ---- the typed public functions ------------------------------------------ */
 
 static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, size_t len,
@@ -462,7 +458,7 @@ static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, s
 {
     if ((src == NULL && len != 0) || !policy_ok(pol))
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, NULL, to);
+    return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, NULL, to, NULL);
 }
 
 /* The one-call case of drive() for STRICT and ASSUME_VALID with an output
@@ -480,12 +476,74 @@ U8K_INLINE bool one_call(const void *src, const void *dst, utf8kit_policy pol)
 
 static unsigned trusted(utf8kit_policy pol) { return pol == UTF8KIT_ASSUME_VALID ? U8K_TRUSTED : 0; }
 
+/* REPLACE and SKIP with an output buffer: one call of the kernel first,
+ * whose result is the answer when it finds no error in the input (OK or
+ * OUTPUT_TOO_SMALL, with error_len and replaced 0 by the kernel
+ * contract, as for one_call); only at an error does drive() go on from
+ * it. Valid input then costs about what STRICT costs, short strings
+ * included (through drive() alone they took 2-3 times as long). */
+U8K_INLINE bool first_call(const void *src, const void *dst, utf8kit_policy pol)
+{
+    return src != NULL && dst != NULL && (pol == UTF8KIT_REPLACE || pol == UTF8KIT_SKIP);
+}
+
+U8K_INLINE utf8kit_result replacing(enum pair p, utf8kit_encoding to, const void *src, size_t len,
+                                    void *dst, size_t cap, utf8kit_policy pol, unsigned flags,
+                                    const struct u8k_subst *x)
+{
+    utf8kit_result r = call_kernel(u8k_kernels_now(), p, src, len, dst, cap, flags);
+    size_t read = r.read, written = r.written;
+    if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+        return drive(p, src, len, dst, cap, pol, flags, x, to, &r);
+    /* The result is copied out of r (gcc gives it no other place) field by
+     * field: the empty asm keeps the counts in general registers, where
+     * gcc would otherwise read them as 16-byte pairs, loads that cannot
+     * take their data from the kernel's separate stores just made (a
+     * store-forwarding stall, as in simd/to_utf8_shift.h). */
+    __asm__("" : "+r"(read), "+r"(written));
+    return u8k_res(r.status, read, written, 0);
+}
+
+/* replacing() for each typed function and for utf8kit_repair, out of
+ * line (the STRICT path of the public functions keeps its small frame),
+ * with the pair a constant: no switch, and every argument in a register. */
+/* What utf8kit_repair writes for each maximal invalid subpart. */
+static const struct u8k_subst repair_subst = {{0xEF, 0xBF, 0xBD}, {0xEF, 0xBF, 0xBD}, 3, 3};
+
+#define U8K_REPLACING(name, p, to, flags, x)                                                \
+    static U8K_NOINLINE utf8kit_result name(const void *src, size_t len, void *dst,          \
+                                            size_t cap, utf8kit_policy pol)                  \
+    {                                                                                        \
+        return replacing(p, to, src, len, dst, cap, pol, flags, x);                          \
+    }
+U8K_REPLACING(replacing_u8_u16le, P_U8_U16, UTF8KIT_UTF16LE, 0, NULL)
+U8K_REPLACING(replacing_u8_u16be, P_U8_U16, UTF8KIT_UTF16BE, U8K_BE, NULL)
+U8K_REPLACING(replacing_u8_u32, P_U8_U32, UTF8KIT_UTF32, 0, NULL)
+U8K_REPLACING(replacing_u16le_u8, P_U16_U8, UTF8KIT_UTF8, 0, NULL)
+U8K_REPLACING(replacing_u16be_u8, P_U16_U8, UTF8KIT_UTF8, U8K_BE, NULL)
+U8K_REPLACING(replacing_u32_u8, P_U32_U8, UTF8KIT_UTF8, 0, NULL)
+U8K_REPLACING(replacing_u8_l1, P_U8_L1, UTF8KIT_LATIN1, 0, NULL)
+U8K_REPLACING(repairing, P_U8_U8, UTF8KIT_UTF8, 0, &repair_subst)
+#undef U8K_REPLACING
+
+utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_cap)
+{
+    if (s == NULL && len != 0)
+        return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
+    if (first_call(s, dst, UTF8KIT_REPLACE))
+        return repairing(s, len, dst, dst_cap, UTF8KIT_REPLACE);
+    return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0,
+                 &repair_subst, UTF8KIT_UTF8, NULL);
+}
+
 utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *dst, size_t cap,
                                        utf8kit_policy policy)
 {
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
                                            trusted(policy));
+    if (first_call(src, dst, policy))
+        return replacing_u8_u16le(src, len, dst, cap, policy);
     return typed(P_U8_U16, UTF8KIT_UTF16LE, src, len, dst, cap, policy, 0);
 }
 
@@ -495,6 +553,8 @@ utf8kit_result utf8kit_utf8_to_utf16be(const char *src, size_t len, uint16_t *ds
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf8_to_utf16((const unsigned char *)src, len, dst, cap,
                                            trusted(policy) | U8K_BE);
+    if (first_call(src, dst, policy))
+        return replacing_u8_u16be(src, len, dst, cap, policy);
     return typed(P_U8_U16, UTF8KIT_UTF16BE, src, len, dst, cap, policy, U8K_BE);
 }
 
@@ -504,6 +564,8 @@ utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst,
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf8_to_utf32((const unsigned char *)src, len, dst, cap,
                                            trusted(policy));
+    if (first_call(src, dst, policy))
+        return replacing_u8_u32(src, len, dst, cap, policy);
     return typed(P_U8_U32, UTF8KIT_UTF32, src, len, dst, cap, policy, 0);
 }
 
@@ -512,6 +574,8 @@ utf8kit_result utf8kit_utf16le_to_utf8(const uint16_t *src, size_t len, char *ds
 {
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf16_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
+    if (first_call(src, dst, policy))
+        return replacing_u16le_u8(src, len, dst, cap, policy);
     return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
 }
 
@@ -521,6 +585,8 @@ utf8kit_result utf8kit_utf16be_to_utf8(const uint16_t *src, size_t len, char *ds
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf16_to_utf8(src, len, (unsigned char *)dst, cap,
                                            trusted(policy) | U8K_BE);
+    if (first_call(src, dst, policy))
+        return replacing_u16be_u8(src, len, dst, cap, policy);
     return typed(P_U16_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, U8K_BE);
 }
 
@@ -529,6 +595,8 @@ utf8kit_result utf8kit_utf32_to_utf8(const uint32_t *src, size_t len, char *dst,
 {
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf32_to_utf8(src, len, (unsigned char *)dst, cap, trusted(policy));
+    if (first_call(src, dst, policy))
+        return replacing_u32_u8(src, len, dst, cap, policy);
     return typed(P_U32_U8, UTF8KIT_UTF8, src, len, dst, cap, policy, 0);
 }
 
@@ -546,5 +614,7 @@ utf8kit_result utf8kit_utf8_to_latin1(const char *src, size_t len, char *dst, si
     if (one_call(src, dst, policy))
         return u8k_kernels_now()->utf8_to_latin1((const unsigned char *)src, len, (unsigned char *)dst,
                                             cap, trusted(policy));
+    if (first_call(src, dst, policy))
+        return replacing_u8_l1(src, len, dst, cap, policy);
     return typed(P_U8_L1, UTF8KIT_LATIN1, src, len, dst, cap, policy, 0);
 }
