@@ -13,8 +13,9 @@
  * time. Run twice with the same library, the ratios stay within 1-2%.
  *
  * OP: validate, is_valid, count, utf8>utf16le, utf8>utf32, utf16le>utf8,
- * utf32>utf8, latin1>utf8, utf8>latin1 (the input file is read as the
- * source encoding). -s times strings of 8..64 bytes cut from the file at
+ * utf32>utf8, latin1>utf8, utf8>latin1, and the four conversions between
+ * UTF-8 and UTF-16LE / UTF-32 with "/r" (the REPLACE policy) (the input
+ * file is read as the source encoding). -s times strings of 8..64 bytes cut from the file at
  * character starts (as bench.c does), one call each. -a puts the input
  * and the output that many bytes past a 4096-byte boundary (default
  * 0,0); bench.c's buffers come from malloc, 16 past one for big ones.
@@ -45,16 +46,22 @@ static const struct {
     const char *name, *symbol;
     enum op op;
     size_t unit; /* bytes per input unit */
+    utf8kit_policy policy; /* of the conversions that take one */
 } ops[] = {
-    {"validate", "utf8kit_validate", OP_VALIDATE, 1},
-    {"is_valid", "utf8kit_is_valid", OP_IS_VALID, 1},
-    {"count", "utf8kit_count", OP_COUNT, 1},
-    {"utf8>utf16le", "utf8kit_utf8_to_utf16le", OP_U16, 1},
-    {"utf8>utf32", "utf8kit_utf8_to_utf32", OP_U32, 1},
-    {"utf16le>utf8", "utf8kit_utf16le_to_utf8", OP_F16, 2},
-    {"utf32>utf8", "utf8kit_utf32_to_utf8", OP_F32, 4},
-    {"latin1>utf8", "utf8kit_latin1_to_utf8", OP_TL, 1},
-    {"utf8>latin1", "utf8kit_utf8_to_latin1", OP_L1, 1},
+    {"validate", "utf8kit_validate", OP_VALIDATE, 1, UTF8KIT_STRICT},
+    {"is_valid", "utf8kit_is_valid", OP_IS_VALID, 1, UTF8KIT_STRICT},
+    {"count", "utf8kit_count", OP_COUNT, 1, UTF8KIT_STRICT},
+    {"utf8>utf16le", "utf8kit_utf8_to_utf16le", OP_U16, 1, UTF8KIT_STRICT},
+    {"utf8>utf32", "utf8kit_utf8_to_utf32", OP_U32, 1, UTF8KIT_STRICT},
+    {"utf16le>utf8", "utf8kit_utf16le_to_utf8", OP_F16, 2, UTF8KIT_STRICT},
+    {"utf32>utf8", "utf8kit_utf32_to_utf8", OP_F32, 4, UTF8KIT_STRICT},
+    {"latin1>utf8", "utf8kit_latin1_to_utf8", OP_TL, 1, UTF8KIT_STRICT},
+    {"utf8>latin1", "utf8kit_utf8_to_latin1", OP_L1, 1, UTF8KIT_STRICT},
+    /* "/r": under the REPLACE policy */
+    {"utf8>utf16le/r", "utf8kit_utf8_to_utf16le", OP_U16, 1, UTF8KIT_REPLACE},
+    {"utf8>utf32/r", "utf8kit_utf8_to_utf32", OP_U32, 1, UTF8KIT_REPLACE},
+    {"utf16le>utf8/r", "utf8kit_utf16le_to_utf8", OP_F16, 2, UTF8KIT_REPLACE},
+    {"utf32>utf8/r", "utf8kit_utf32_to_utf8", OP_F32, 4, UTF8KIT_REPLACE},
 };
 
 typedef void (*fn_any)(void);
@@ -93,7 +100,7 @@ static inline void call(const struct lib *l, const unsigned char *s, size_t n, v
         sink += ((fn_conv_np)l->fn)((const char *)s, n, out, cap).written;
         break;
     default:
-        sink += ((fn_conv)l->fn)(s, units, out, cap, UTF8KIT_STRICT).written;
+        sink += ((fn_conv)l->fn)(s, units, out, cap, ops[op_index].policy).written;
         break;
     }
 }
