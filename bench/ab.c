@@ -13,10 +13,10 @@
  * time. Run twice with the same library, the ratios stay within 1-2%.
  *
  * OP: validate, is_valid, count, utf8>utf16le, utf8>utf32, utf16le>utf8,
- * utf32>utf8, latin1>utf8, utf8>latin1, and the four conversions between
- * UTF-8 and UTF-16LE / UTF-32 with "/r" (the REPLACE policy) (the input
- * file is read as the source encoding). -s times strings of 8..64 bytes cut from the file at
- * character starts (as bench.c does), one call each. -a puts the input
+ * utf32>utf8, latin1>utf8, utf8>latin1, and the first four conversions
+ * with "/r" appended for the REPLACE policy (the input file is read as
+ * the source encoding). -s times strings of 8..64 bytes cut from the file
+ * at character starts (as bench.c does), one call each. -a puts the input
  * and the output that many bytes past a 4096-byte boundary (default
  * 0,0); bench.c's buffers come from malloc, 16 past one for big ones.
  * UTF8KIT_FORCE_IMPL applies to both libraries.

@@ -71,28 +71,35 @@ static size_t op_utf16_length_av(const unsigned char *s, size_t n)
 {
     return utf8kit_utf16_length_assume_valid((const char *)s, n);
 }
-static size_t op_u8_u16(const unsigned char *s, size_t n)
+/* The four conversions between UTF-8 and UTF-16LE / UTF-32 under a
+ * policy: STRICT, and REPLACE for the replacement paths (issue 5: on
+ * valid input near the speed of the strict ones). */
+static size_t u8_u16(const unsigned char *s, size_t n, utf8kit_policy p)
 {
-    return utf8kit_utf8_to_utf16le((const char *)s, n, (uint16_t *)(void *)out, out_cap / 2, UTF8KIT_STRICT)
+    return utf8kit_utf8_to_utf16le((const char *)s, n, (uint16_t *)(void *)out, out_cap / 2, p).written;
+}
+static size_t u8_u32(const unsigned char *s, size_t n, utf8kit_policy p)
+{
+    return utf8kit_utf8_to_utf32((const char *)s, n, (uint32_t *)(void *)out, out_cap / 4, p).written;
+}
+static size_t u16_u8(const unsigned char *s, size_t n, utf8kit_policy p)
+{
+    return utf8kit_utf16le_to_utf8((const uint16_t *)(const void *)s, n / 2, (char *)out, out_cap, p)
         .written;
 }
-static size_t op_u8_u32(const unsigned char *s, size_t n)
+static size_t u32_u8(const unsigned char *s, size_t n, utf8kit_policy p)
 {
-    return utf8kit_utf8_to_utf32((const char *)s, n, (uint32_t *)(void *)out, out_cap / 4, UTF8KIT_STRICT)
+    return utf8kit_utf32_to_utf8((const uint32_t *)(const void *)s, n / 4, (char *)out, out_cap, p)
         .written;
 }
-static size_t op_u16_u8(const unsigned char *s, size_t n)
-{
-    return utf8kit_utf16le_to_utf8((const uint16_t *)(const void *)s, n / 2, (char *)out, out_cap,
-                                   UTF8KIT_STRICT)
-        .written;
-}
-static size_t op_u32_u8(const unsigned char *s, size_t n)
-{
-    return utf8kit_utf32_to_utf8((const uint32_t *)(const void *)s, n / 4, (char *)out, out_cap,
-                                 UTF8KIT_STRICT)
-        .written;
-}
+static size_t op_u8_u16(const unsigned char *s, size_t n) { return u8_u16(s, n, UTF8KIT_STRICT); }
+static size_t op_u8_u32(const unsigned char *s, size_t n) { return u8_u32(s, n, UTF8KIT_STRICT); }
+static size_t op_u16_u8(const unsigned char *s, size_t n) { return u16_u8(s, n, UTF8KIT_STRICT); }
+static size_t op_u32_u8(const unsigned char *s, size_t n) { return u32_u8(s, n, UTF8KIT_STRICT); }
+static size_t op_u8_u16_r(const unsigned char *s, size_t n) { return u8_u16(s, n, UTF8KIT_REPLACE); }
+static size_t op_u8_u32_r(const unsigned char *s, size_t n) { return u8_u32(s, n, UTF8KIT_REPLACE); }
+static size_t op_u16_u8_r(const unsigned char *s, size_t n) { return u16_u8(s, n, UTF8KIT_REPLACE); }
+static size_t op_u32_u8_r(const unsigned char *s, size_t n) { return u32_u8(s, n, UTF8KIT_REPLACE); }
 static size_t op_l1_u8(const unsigned char *s, size_t n)
 {
     return utf8kit_latin1_to_utf8((const char *)s, n, (char *)out, out_cap).written;
@@ -101,31 +108,7 @@ static size_t op_u8_l1(const unsigned char *s, size_t n)
 {
     return utf8kit_utf8_to_latin1((const char *)s, n, (char *)out, out_cap, UTF8KIT_STRICT).written;
 }
-
-/* The replacement paths (issue 5: on valid input near the speed of the
- * strict ones): the REPLACE policy, and utf8kit_repair. */
-static size_t op_u8_u16_r(const unsigned char *s, size_t n)
-{
-    return utf8kit_utf8_to_utf16le((const char *)s, n, (uint16_t *)(void *)out, out_cap / 2, UTF8KIT_REPLACE)
-        .written;
-}
-static size_t op_u8_u32_r(const unsigned char *s, size_t n)
-{
-    return utf8kit_utf8_to_utf32((const char *)s, n, (uint32_t *)(void *)out, out_cap / 4, UTF8KIT_REPLACE)
-        .written;
-}
-static size_t op_u16_u8_r(const unsigned char *s, size_t n)
-{
-    return utf8kit_utf16le_to_utf8((const uint16_t *)(const void *)s, n / 2, (char *)out, out_cap,
-                                   UTF8KIT_REPLACE)
-        .written;
-}
-static size_t op_u32_u8_r(const unsigned char *s, size_t n)
-{
-    return utf8kit_utf32_to_utf8((const uint32_t *)(const void *)s, n / 4, (char *)out, out_cap,
-                                 UTF8KIT_REPLACE)
-        .written;
-}
+/* utf8kit_repair, the other replacement path */
 static size_t op_repair(const unsigned char *s, size_t n)
 {
     return utf8kit_repair((const char *)s, n, (char *)out, out_cap).written;

@@ -40,6 +40,16 @@ def merge_best(rows):
     return [(name, op, best[(name, op)]) for name, op in order]
 
 
+def print_ratios(title, per_op):
+    """Per operation: the lowest ratio (with its input), the median, the highest."""
+    print(title)
+    print("%-16s %3s %6s  %-40s %6s %6s" % ("operation", "n", "min", "(input)", "median", "max"))
+    for op, v in per_op.items():
+        v.sort()
+        med = statistics.median([x for x, _ in v])
+        print("%-16s %3d %6.2f  %-40s %6.2f %6.2f" % (op, len(v), v[0][0], v[0][1][-40:], med, v[-1][0]))
+
+
 def vs_table(header, rows, peer, kernel):
     if peer not in header or kernel not in header:
         sys.exit("no column %s or %s in the table" % (peer, kernel))
@@ -49,12 +59,7 @@ def vs_table(header, rows, peer, kernel):
         if cells[jp] == "-" or cells[jk] == "-" or float(cells[jp]) == 0:
             continue
         per_op.setdefault(op, []).append((float(cells[jk]) / float(cells[jp]), name))
-    print("%s / %s, input by input" % (kernel, peer))
-    print("%-16s %3s %6s  %-40s %6s %6s" % ("operation", "n", "min", "(input)", "median", "max"))
-    for op, v in per_op.items():
-        v.sort()
-        med = statistics.median([x for x, _ in v])
-        print("%-16s %3d %6.2f  %-40s %6.2f %6.2f" % (op, len(v), v[0][0], v[0][1][-40:], med, v[-1][0]))
+    print_ratios("%s / %s, input by input" % (kernel, peer), per_op)
 
 
 def replace_table(header, rows, kernel):
@@ -68,12 +73,7 @@ def replace_table(header, rows, kernel):
         if base is None or base == "-" or cells[j] == "-" or float(base) == 0:
             continue
         per_op.setdefault(op, []).append((float(cells[j]) / float(base), name))
-    print("%s: replacing / strict on valid input, input by input" % kernel)
-    print("%-16s %3s %6s  %-40s %6s %6s" % ("operation", "n", "min", "(input)", "median", "max"))
-    for op, v in per_op.items():
-        v.sort()
-        med = statistics.median([x for x, _ in v])
-        print("%-16s %3d %6.2f  %-40s %6.2f %6.2f" % (op, len(v), v[0][0], v[0][1][-40:], med, v[-1][0]))
+    print_ratios("%s: replacing / strict on valid input, input by input" % kernel, per_op)
 
 
 def main():
