@@ -83,16 +83,20 @@ static utf8kit_result call_kernel(const u8k_kernels *k, enum pair p, const unsig
     }
 }
 
-/* *pos += r->read, *w += r->written, as two separate adds: gcc would
- * otherwise read the two counts as one 16-byte pair, a load that cannot
- * take its data from the kernel's two separate stores just made (a
- * store-forwarding stall, as in simd/to_utf8_shift.h: it cost text with
- * an error every 50-130 bytes 10-30% under REPLACE). The empty asm keeps
- * one count in a general register. */
-U8K_INLINE void advance(size_t *pos, size_t *w, const utf8kit_result *r)
+/* *st and *el get r's status and error_len, and *pos += r->read, *w +=
+ * r->written, as two separate adds: gcc would otherwise read the two
+ * counts as one 16-byte pair, a load that cannot take its data from the
+ * kernel's two separate stores just made (a store-forwarding stall, as in
+ * simd/to_utf8_shift.h: it cost text with an error every 50-130 bytes
+ * 10-30% under REPLACE). The empty asm keeps one count in a general
+ * register. */
+U8K_INLINE void take(const utf8kit_result *r, utf8kit_status *st, size_t *el, size_t *pos,
+                     size_t *w)
 {
     size_t read = r->read;
     __asm__("" : "+r"(read));
+    *st = r->status;
+    *el = r->error_len;
     *pos += read;
     *w += r->written;
 }
@@ -129,16 +133,15 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
         return r;
     }
     for (;;) {
-        r = call_kernel(k, p, s + pos * in_size[p], n - pos, (unsigned char *)scratch,
-                        sizeof scratch / out_size[p], flags);
-        advance(&pos, &w, &r);
+        utf8kit_status st;
+        size_t el, pos0 = pos, w0 = w;
+        utf8kit_result t = call_kernel(k, p, s + pos * in_size[p], n - pos,
+                                       (unsigned char *)scratch, sizeof scratch / out_size[p], flags);
+        take(&t, &st, &el, &pos, &w);
         /* The scratch holds any character, so a kernel that stops with
          * nothing done is broken: give up rather than loop. */
-        if (r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL || (r.read == 0 && r.written == 0)) {
-            r.read = pos;
-            r.written = w;
-            return r;
-        }
+        if (st != UTF8KIT_ERR_OUTPUT_TOO_SMALL || (pos == pos0 && w == w0))
+            return u8k_res(st, pos, w, el);
     }
 }
 
@@ -155,21 +158,29 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     const unsigned char *s = src;
     unsigned char *d = dst;
     size_t isz = in_size[p], osz = out_size[p];
-    size_t pos = 0, w = 0, replaced = 0;
+    size_t pos = 0, w = 0, replaced = 0, el;
+    utf8kit_status st;
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
         flags |= U8K_TRUSTED;
     for (;;) {
+        /* Each call's result is read a field at a time (take) from where
+         * the kernel wrote it: copied whole, it would be read back as
+         * 16-byte pairs that miss store forwarding. */
         if (first != NULL) {
-            r = *first;
+            take(first, &st, &el, &pos, &w);
             first = NULL;
-        } else if (d != NULL)
-            r = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w, flags);
-        else
-            r = measure(k, p, s + pos * isz, len - pos, flags);
-        advance(&pos, &w, &r);
-        if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+        } else if (d != NULL) {
+            utf8kit_result t = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w, flags);
+            take(&t, &st, &el, &pos, &w);
+        } else {
+            utf8kit_result t = measure(k, p, s + pos * isz, len - pos, flags);
+            take(&t, &st, &el, &pos, &w);
+        }
+        if (st == UTF8KIT_OK || st == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
+            el = 0;
             break;
+        }
         if (pol != UTF8KIT_REPLACE && pol != UTF8KIT_SKIP)
             break; /* STRICT; or an error that TRUSTED did not need to see */
         if (pol == UTF8KIT_REPLACE) {
@@ -181,11 +192,12 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
                 u8k_make_subst(&own, to, '?');
                 x = &own;
             }
-            b = r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub : x->repl;
-            units = (r.status == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub_len : x->repl_len) / osz;
+            b = st == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub : x->repl;
+            units = (st == UTF8KIT_ERR_UNREPRESENTABLE ? x->sub_len : x->repl_len) / osz;
             if (d != NULL) {
                 if (cap - w < units) {
-                    r = u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, pos, w, 0);
+                    st = UTF8KIT_ERR_OUTPUT_TOO_SMALL;
+                    el = 0;
                     break;
                 }
                 memcpy(d + w * osz, b, units * osz);
@@ -194,13 +206,10 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
         }
         replaced++;
         /* error_len >= 1 by the kernel contract; never loop on a bad one */
-        pos += r.error_len ? r.error_len : 1;
+        pos += el ? el : 1;
     }
-    r.read = pos;
-    r.written = w;
+    r = u8k_res(st, pos, w, el);
     r.replaced = replaced;
-    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-        r.error_len = 0;
     return r;
 }
 
