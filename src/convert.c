@@ -513,16 +513,14 @@ U8K_INLINE utf8kit_result replacing(enum pair p, utf8kit_encoding to, const void
                                     const struct u8k_subst *x)
 {
     utf8kit_result r = call_kernel(u8k_kernels_now(), p, src, len, dst, cap, flags);
-    size_t read = r.read, written = r.written;
-    if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+    utf8kit_status st;
+    size_t el, read = 0, written = 0;
+    /* r is read a field at a time (take), as in drive(), and the answer
+     * built from those fields. */
+    take(&r, &st, &el, &read, &written);
+    if (st != UTF8KIT_OK && st != UTF8KIT_ERR_OUTPUT_TOO_SMALL)
         return drive(p, src, len, dst, cap, pol, flags, x, to, &r);
-    /* The result is copied out of r (gcc gives it no other place) field by
-     * field: the empty asm keeps the counts in general registers, where
-     * gcc would otherwise read them as 16-byte pairs, loads that cannot
-     * take their data from the kernel's separate stores just made (a
-     * store-forwarding stall, as in simd/to_utf8_shift.h). */
-    __asm__("" : "+r"(read), "+r"(written));
-    return u8k_res(r.status, read, written, 0);
+    return u8k_res(st, read, written, 0);
 }
 
 /* replacing() for each typed function and for utf8kit_repair, out of
