@@ -83,7 +83,8 @@ static utf8kit_result call_kernel(const u8k_kernels *k, enum pair p, const unsig
     }
 }
 
-/* *st and *el get r's status and error_len, and *pos += r->read, *w +=
+/* *st and *el get r's status and error_len, *rep += r->replaced (errors
+ * the kernel replaced itself: U8K_REPL), and *pos += r->read, *w +=
  * r->written, as two separate adds: gcc would otherwise read the two
  * counts as one 16-byte pair, a load that cannot take its data from the
  * kernel's two separate stores just made (a store-forwarding stall, as in
@@ -91,7 +92,7 @@ static utf8kit_result call_kernel(const u8k_kernels *k, enum pair p, const unsig
  * bytes converts under REPLACE 16-30% faster on AVX-512, 4-8% on the
  * scalar kernel). The empty asm keeps one count in a general register. */
 U8K_INLINE void take(const utf8kit_result *r, utf8kit_status *st, size_t *el, size_t *pos,
-                     size_t *w)
+                     size_t *w, size_t *rep)
 {
     size_t read = r->read;
     __asm__("" : "+r"(read));
@@ -99,6 +100,14 @@ U8K_INLINE void take(const utf8kit_result *r, utf8kit_status *st, size_t *el, si
     *el = r->error_len;
     *pos += read;
     *w += r->written;
+    *rep += r->replaced;
+}
+
+/* The flag that lets a kernel replace input errors itself (U8K_REPL),
+ * for writing (not measuring) under REPLACE. */
+U8K_INLINE unsigned repl_flag(enum pair p, utf8kit_policy pol)
+{
+    return pol == UTF8KIT_REPLACE && (p == P_U8_U16 || p == P_U8_U32) ? U8K_REPL : 0;
 }
 
 /* Measuring (dst == NULL): the length kernels where there are some, else
@@ -108,7 +117,7 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
                               size_t n, unsigned flags)
 {
     uint32_t scratch[1024]; /* 4 KiB: long enough for SIMD kernels' blocks */
-    size_t pos = 0, w = 0;
+    size_t pos = 0, w = 0, none = 0;
     utf8kit_result r;
     if (p == P_L1_U8) {
         /* Latin-1 never fails: one byte per 00..7F, two per 80..FF. */
@@ -137,7 +146,7 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
         size_t el, pos0 = pos, w0 = w;
         utf8kit_result t = call_kernel(k, p, s + pos * in_size[p], n - pos,
                                        (unsigned char *)scratch, sizeof scratch / out_size[p], flags);
-        take(&t, &st, &el, &pos, &w);
+        take(&t, &st, &el, &pos, &w, &none);
         /* The scratch holds any character, so a kernel that stops with
          * nothing done is broken: give up rather than loop. */
         if (st != UTF8KIT_ERR_OUTPUT_TOO_SMALL || (pos == pos0 && w == w0))
@@ -159,6 +168,7 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     unsigned char *d = dst;
     size_t isz = in_size[p], osz = out_size[p];
     size_t pos = 0, w = 0, replaced = 0, el;
+    unsigned repl = repl_flag(p, pol);
     utf8kit_status st;
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
@@ -168,14 +178,15 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
          * the kernel wrote it: copied whole, it would be read back as
          * 16-byte pairs that miss store forwarding. */
         if (first != NULL) {
-            take(first, &st, &el, &pos, &w);
+            take(first, &st, &el, &pos, &w, &replaced);
             first = NULL;
         } else if (d != NULL) {
-            utf8kit_result t = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w, flags);
-            take(&t, &st, &el, &pos, &w);
+            utf8kit_result t = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
+                                           flags | repl);
+            take(&t, &st, &el, &pos, &w, &replaced);
         } else {
             utf8kit_result t = measure(k, p, s + pos * isz, len - pos, flags);
-            take(&t, &st, &el, &pos, &w);
+            take(&t, &st, &el, &pos, &w, &replaced);
         }
         if (st == UTF8KIT_OK || st == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
             el = 0;
@@ -498,11 +509,12 @@ U8K_INLINE bool one_call(const void *src, const void *dst, utf8kit_policy pol)
 static unsigned trusted(utf8kit_policy pol) { return pol == UTF8KIT_ASSUME_VALID ? U8K_TRUSTED : 0; }
 
 /* REPLACE and SKIP with an output buffer: one call of the kernel first,
- * whose result is the answer when it finds no error in the input (OK or
- * OUTPUT_TOO_SMALL, with error_len and replaced 0 by the kernel
- * contract, as for one_call); only at an error does drive() go on from
- * it. Valid input then costs about what STRICT costs, short strings
- * included (through drive() alone they took 2-3 times as long). */
+ * whose result is the answer when it returns no error (OK or
+ * OUTPUT_TOO_SMALL, with error_len 0 by the kernel contract, as for
+ * one_call, and replaced the errors it replaced itself: U8K_REPL); only
+ * at an error does drive() go on from it. Valid input then costs about
+ * what STRICT costs, short strings included (through drive() alone they
+ * took 2-3 times as long). */
 U8K_INLINE bool first_call(const void *src, const void *dst, utf8kit_policy pol)
 {
     return src != NULL && dst != NULL && (pol == UTF8KIT_REPLACE || pol == UTF8KIT_SKIP);
@@ -512,15 +524,16 @@ U8K_INLINE utf8kit_result replacing(enum pair p, utf8kit_encoding to, const void
                                     void *dst, size_t cap, utf8kit_policy pol, unsigned flags,
                                     const struct u8k_subst *x)
 {
-    utf8kit_result r = call_kernel(u8k_kernels_now(), p, src, len, dst, cap, flags);
+    utf8kit_result r =
+        call_kernel(u8k_kernels_now(), p, src, len, dst, cap, flags | repl_flag(p, pol));
     utf8kit_status st;
-    size_t el, read = 0, written = 0;
+    size_t el, read = 0, written = 0, rep = 0;
     /* r is read a field at a time (take), as in drive(), and the answer
      * built from those fields. */
-    take(&r, &st, &el, &read, &written);
+    take(&r, &st, &el, &read, &written, &rep);
     if (st != UTF8KIT_OK && st != UTF8KIT_ERR_OUTPUT_TOO_SMALL)
         return drive(p, src, len, dst, cap, pol, flags, x, to, &r);
-    return u8k_res(st, read, written, 0);
+    return u8k_res_rep(st, read, written, rep);
 }
 
 /* replacing() for each typed function and for utf8kit_repair, out of

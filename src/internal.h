@@ -89,6 +89,12 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
 /* Flags for transcoding kernels. */
 #define U8K_BE 1u      /* 16-bit units are big-endian in memory */
 #define U8K_TRUSTED 2u /* input is valid (policy ASSUME_VALID): skip checks */
+/* UTF-8 -> UTF-16/32 under REPLACE: a kernel may write U+FFFD for an input
+ * error itself and go on, counting it in .replaced, exactly as the driver
+ * would (one U+FFFD for the error_len bytes of the scalar kernel's
+ * report); it still returns any error it does not replace, and a kernel
+ * may ignore the flag altogether. */
+#define U8K_REPL 4u
 
 /*
  * One implementation's kernels. Every function has exactly the contract of
@@ -97,7 +103,8 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
  *    dst is never NULL, cap is honoured, and on an error they have
  *    converted everything before it (read = offset of the error). The
  *    REPLACE/SKIP policies and measuring (dst == NULL) are built on them
- *    by the public wrappers.
+ *    by the public wrappers (some errors under REPLACE may be replaced by
+ *    the kernel already: U8K_REPL).
  *  - count / utf16_length follow utf8kit_count / utf8kit_utf16_length
  *    (invalid subparts count as one character each).
  *  - validate_counts follows utf8kit_validate_counts, with s != NULL,
@@ -199,6 +206,14 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
     r.written = written;
     r.error_len = elen;
     r.replaced = 0;
+    return r;
+}
+
+/* u8k_res for an OK or OUTPUT_TOO_SMALL result with rep errors replaced. */
+U8K_INLINE utf8kit_result u8k_res_rep(utf8kit_status st, size_t read, size_t written, size_t rep)
+{
+    utf8kit_result r = u8k_res(st, read, written, 0);
+    r.replaced = rep;
     return r;
 }
 

@@ -580,6 +580,7 @@ U8K_INLINE int u8k_check_decode(const u8k_vstate *st, __m512i w, uint64_t high, 
 U8K_INLINE utf8kit_result u8k_rest(const unsigned char *src, size_t len, size_t done, size_t od,
                                    void *out, size_t cap, unsigned flags, bool wide)
 {
+    flags &= ~U8K_REPL; /* the scalar kernel is STRICT */
     utf8kit_result r =
         wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, (uint32_t *)out + od, cap - od, flags)
              : u8k_scalar_utf8_to_utf16(src + done, len - done, (uint16_t *)out + od, cap - od, flags);
@@ -629,26 +630,68 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
  * end of the last whole character stored (done) and the units before it
  * (od), what the blocks before b left (bf). */
 typedef struct {
-    size_t b, o, done, od;
+    size_t b, o, done, od, rep;
     u8k_before bf;
 } u8k_units_at;
+
+/* An input error in the block loop under U8K_REPL (internal.h):
+ * the scalar kernel goes on from done (od units stored) to the error,
+ * U+FFFD takes its error_len bytes, and the loop starts again after them,
+ * where nothing is pending, as the driver would call the kernel again
+ * there. That saves the return to the driver and the new call of the
+ * kernel, most of what an error cost on text with many. Returns true with
+ * at->done and at->od after the U+FFFD and one more in at->rep; false
+ * when the loop must stop at done after all: no room for the U+FFFD, or
+ * an error the driver handles (cut by the end of the input: TRUNCATED).
+ * (Neither can happen after a full block: the error starts in it, and the
+ * loop had room for 64 more units. Both are checked all the same.) */
+static U8K_NOINLINE bool u8k_replace_error(const unsigned char *src, size_t len, size_t done,
+                                           size_t od, void *out, size_t cap, unsigned flags,
+                                           bool wide, u8k_units_at *at)
+{
+    unsigned f = flags & ~U8K_REPL;
+    utf8kit_result r =
+        wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, (uint32_t *)out + od, cap - od, f)
+             : u8k_scalar_utf8_to_utf16(src + done, len - done, (uint16_t *)out + od, cap - od, f);
+    size_t rd = r.read, w = od + r.written;
+    /* rd alone in a general register: a 16-byte load of read and
+     * written would miss the scalar kernel's two 8-byte stores */
+    __asm__("" : "+r"(rd));
+    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
+        r.status == UTF8KIT_ERR_TRUNCATED || w >= cap)
+        return false;
+    if (wide)
+        ((uint32_t *)out)[w] = UTF8KIT_REPLACEMENT_CHARACTER;
+    else
+        ((uint16_t *)out)[w] = (flags & U8K_BE) ? 0xFDFFu : 0xFFFDu;
+    at->done = done + rd + r.error_len;
+    at->od = w + 1;
+    at->rep++;
+    return true;
+}
+
+/* What the block loop hands its caller (a call in the loop would cost it
+ * its vector registers, which every call clobbers): nothing, a block of
+ * 4-byte characters and no ASCII after which u8k_four_run may take over,
+ * or an input error to replace (u8k_replace_error). */
+enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL };
 
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true) of len >= 64
  * bytes, 64-byte blocks at a fixed stride from the start (see the header
  * comment), from where *at says. After a block of 4-byte characters and
- * no ASCII it sets *four and returns, with *at where it stands (its
- * caller runs u8k_four_run: a call here would cost the loop its vector
- * registers). The loop keeps done, the end of the last whole character
- * stored, and od, the units stored before it (a high surrogate whose low
- * half is in the next block is stored but not counted). The check runs
- * under U8K_TRUSTED too: on invalid input the decoding could otherwise
- * find more units than bytes, beyond utf8kit_max_output_size; checked
- * blocks never give more units than they hold bytes. At an error, or with
- * less than 64 units of room, the scalar kernel goes on from done (a
- * character start after valid text) and gives the exact report. */
+ * no ASCII, or at an input error under U8K_REPL, it sets *next and
+ * returns, with *at where it stands. The loop keeps done, the end of the
+ * last whole character stored, and od, the units stored before it (a
+ * high surrogate whose low half is in the next block is stored but not
+ * counted). The check runs under U8K_TRUSTED too: on invalid input the
+ * decoding could otherwise find more units than bytes, beyond
+ * utf8kit_max_output_size; checked blocks never give more units than they
+ * hold bytes. At an error (unless U8K_REPL), or with less than 64 units
+ * of room, the scalar kernel goes on from done (a character start after
+ * valid text) and gives the exact report. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len, void *out,
                                             size_t cap, unsigned flags, bool wide,
-                                            u8k_units_at *at, bool *four)
+                                            u8k_units_at *at, int *next)
 {
     bool be = !wide && (flags & U8K_BE) != 0;
     const size_t us = wide ? 4 : 2;
@@ -667,7 +710,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
              * u8k_vblock); the blocks after it are widened in a loop of
              * their own while they are ASCII too. */
             if (v_any(v_subs(bf.prev, st.tailmax)))
-                goto rest;
+                goto bad;
             for (;;) {
                 u8k_widen_block((unsigned char *)out + o * us, src + b, wide, be);
                 o += 64;
@@ -685,8 +728,13 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
             continue;
         }
         kind = u8k_check_decode(&st, w, high, &bf, &u, wide);
-        if (kind == U8K_BAD)
-            goto rest;
+        if (kind == U8K_BAD) {
+        bad:
+            if (!(flags & U8K_REPL))
+                goto rest;
+            *next = U8K_NEXT_REPL;
+            goto hand;
+        }
         if (kind == U8K_TWO) {
             n = u8k_store_two(&u, u.e, (unsigned char *)out + o * us, wide, be, false);
         } else if (!wide) {
@@ -705,15 +753,17 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         b += 64;
         if (U8K_UNLIKELY(kind == U8K_ANY4 && high == ~(uint64_t)0)) {
             /* 4-byte characters and no ASCII: maybe a run of them */
-            *at = (u8k_units_at){b, o, done, od, bf};
-            *four = true;
-            return u8k_res(UTF8KIT_OK, 0, 0, 0);
+            *next = U8K_NEXT_FOUR;
+            goto hand;
         }
     }
     if (b + 64 > len)
         return u8k_last_block(src, len, b, o, done, od, &bf, &st, out, cap, flags, wide);
 rest:
     return u8k_rest(src, len, done, od, out, cap, flags, wide);
+hand:
+    *at = (u8k_units_at){b, o, done, od, at->rep, bf};
+    return u8k_res(UTF8KIT_OK, 0, 0, 0);
 }
 
 /* A short input (len < 64) is the last block only, all offsets 0. It
@@ -729,23 +779,38 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
     return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
 }
 
-/* The block loop, and the runs of 4-byte characters it hands over: a run
+/* The block loop, and what it hands over: a run of 4-byte characters
  * from done, then the blocks go on from where it stopped (a character
- * start, nothing pending); a run of none, from where the loop stood. */
+ * start, nothing pending), or from where the loop stood after a run of
+ * none; an error replaced, then the blocks go on after it (nothing
+ * pending), or the scalar kernel from done when it cannot be. */
 U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, void *out,
                                          size_t cap, unsigned flags, bool wide)
 {
     const size_t us = wide ? 4 : 2; /* 4 bytes a character: 1 unit of 4, or 2 of 2 */
     bool be = !wide && (flags & U8K_BE) != 0;
     u8k_units_at at;
-    at.b = at.o = at.done = at.od = 0;
+    at.b = at.o = at.done = at.od = at.rep = 0;
     u8k_before_none(&at.bf); /* nothing is pending before 0 */
     for (;;) {
-        bool four = false;
-        utf8kit_result r = u8k_utf8_to_units(src, len, out, cap, flags, wide, &at, &four);
+        int next = U8K_NEXT_NONE;
+        utf8kit_result r = u8k_utf8_to_units(src, len, out, cap, flags, wide, &at, &next);
         size_t t;
-        if (!four)
+        if (next == U8K_NEXT_NONE) {
+            r.replaced = at.rep;
             return r;
+        }
+        if (next == U8K_NEXT_REPL) {
+            if (!u8k_replace_error(src, len, at.done, at.od, out, cap, flags, wide, &at)) {
+                r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
+                r.replaced = at.rep;
+                return r;
+            }
+            at.b = at.done;
+            at.o = at.od;
+            u8k_before_none(&at.bf);
+            continue;
+        }
         t = u8k_four_run(src + at.done, len - at.done, (unsigned char *)out + at.od * us,
                          cap - at.od, wide, be);
         if (t != 0) {

@@ -643,8 +643,10 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
-    return u8k_shift(flags == 0 ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
-                                : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags),
+    /* (U8K_REPL: this kernel leaves every error to the driver) */
+    return u8k_shift((flags & ~U8K_REPL) == 0
+                         ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
+                         : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags),
                      a, a);
 }
 
@@ -660,8 +662,10 @@ static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
-    return u8k_shift(flags == 0 ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
-                                : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags),
+    /* (U8K_REPL: this kernel leaves every error to the driver) */
+    return u8k_shift((flags & ~U8K_REPL) == 0
+                         ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
+                         : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags),
                      a, a);
 }
 
