@@ -104,10 +104,13 @@ U8K_INLINE void take(const utf8kit_result *r, utf8kit_status *st, size_t *el, si
 }
 
 /* The flag that lets a kernel replace input errors itself (U8K_REPL),
- * for writing (not measuring) under REPLACE. */
+ * for writing (not measuring) under REPLACE, between UTF-8 and UTF-16/32. */
 U8K_INLINE unsigned repl_flag(enum pair p, utf8kit_policy pol)
 {
-    return pol == UTF8KIT_REPLACE && (p == P_U8_U16 || p == P_U8_U32) ? U8K_REPL : 0;
+    return pol == UTF8KIT_REPLACE &&
+                   (p == P_U8_U16 || p == P_U8_U32 || p == P_U16_U8 || p == P_U32_U8)
+               ? U8K_REPL
+               : 0;
 }
 
 /* Measuring (dst == NULL): the length kernels where there are some, else

@@ -89,11 +89,11 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
 /* Flags for transcoding kernels. */
 #define U8K_BE 1u      /* 16-bit units are big-endian in memory */
 #define U8K_TRUSTED 2u /* input is valid (policy ASSUME_VALID): skip checks */
-/* UTF-8 -> UTF-16/32 under REPLACE: a kernel may write U+FFFD for an input
- * error itself and go on, counting it in .replaced, exactly as the driver
- * would (one U+FFFD for the error_len bytes of the scalar kernel's
- * report); it still returns any error it does not replace, and a kernel
- * may ignore the flag altogether. */
+/* Between UTF-8 and UTF-16/32 under REPLACE: a kernel may write U+FFFD
+ * for an input error itself and go on, counting it in .replaced, exactly
+ * as the driver would (one U+FFFD for the error_len units of the scalar
+ * kernel's report); it still returns any error it does not replace, and
+ * a kernel may ignore the flag altogether. */
 #define U8K_REPL 4u
 
 /*

@@ -288,11 +288,45 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
     return (int)(n1 + n2);
 }
 
+/* Under U8K_REPL (internal.h): r is the scalar kernel's report on the
+ * units from *i (*o bytes stored before them). When it is an input error
+ * the driver would replace with U+FFFD (not one cut by the end of the
+ * input, TRUNCATED) and EF BF BD fits after the bytes it stored, writes
+ * them, moves *i past the error and *o past the U+FFFD, and returns
+ * true: the kernel goes on, as the driver would call it again there.
+ * That saves the return to the driver and the new call, most of what an
+ * error cost on text with many. */
+U8K_INLINE bool u8k_to8_replace(const utf8kit_result *r, size_t *i, size_t *o, unsigned char *dst,
+                                size_t cap)
+{
+    size_t rd = r->read, at = *o + r->written;
+    /* rd alone in a general register: a 16-byte load of read and written
+     * would miss the scalar kernel's two 8-byte stores */
+    __asm__("" : "+r"(rd));
+    if (r->status == UTF8KIT_OK || r->status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
+        r->status == UTF8KIT_ERR_TRUNCATED || cap - at < 3)
+        return false;
+    dst[at] = 0xEF;
+    dst[at + 1] = 0xBF;
+    dst[at + 2] = 0xBD;
+    *i += rd + r->error_len;
+    *o = at + 3;
+    return true;
+}
+
+/* r from the scalar kernel on the units from i (o bytes stored before
+ * them), with rep more errors replaced before (U8K_REPL). */
+U8K_INLINE utf8kit_result u8k_to8_shift_rep(utf8kit_result r, size_t i, size_t o, size_t rep)
+{
+    r.replaced += rep;
+    return u8k_to8_shift(r, i, o);
+}
+
 /* The kernel, for one byte order (be is a constant in each caller). */
 U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len, unsigned char *dst,
                                                 size_t cap, unsigned flags, bool be)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, rep = 0;
     utf8kit_result r;
     u8k_to8 k;
     /* For ASCII runs, on the units as they are in memory: the bits that
@@ -314,7 +348,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
             valid = (__mmask32)_bzhi_u32(~0u, (unsigned)(len - i));
             u = _mm512_maskz_loadu_epi16(valid, (const void *)(src + i));
         } else {
-            return u8k_res(UTF8KIT_OK, i, o, 0);
+            return u8k_res_rep(UTF8KIT_OK, i, o, rep);
         }
         if (be)
             u = u8k_bswap16(u);
@@ -365,16 +399,20 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
         if (n == U8K_BLOCK_SCALAR) {
             /* An unpaired surrogate in the next 32 units: the scalar
              * kernel reports it (under U8K_TRUSTED it replaces it and we
-             * go on). */
+             * go on; under U8K_REPL we do). */
             size_t j = u8k_stretch16(src, len, i, be);
-            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_to8_shift(r, i, o);
+                return u8k_to8_shift_rep(r, i, o, rep);
+            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
+                rep++;
+                continue;
+            }
             /* An error: should the stretch have cut a bad sequence short
              * (a high surrogate before the high one it stopped at), the
              * rest of the input, whole, gives the report. */
@@ -385,8 +423,8 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
 full:
     /* The room runs out within this block, or an error needs the
      * scalar kernel's report on the whole rest. */
-    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_to8_shift(r, i, o);
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    return u8k_to8_shift_rep(r, i, o, rep);
 }
 
 /* Whether the len <= 32 units at src are all ASCII, and then they are
@@ -430,7 +468,7 @@ static utf8kit_result simd_utf16_to_utf8_vbmi2(const uint16_t *src, size_t len, 
 static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, unsigned char *dst,
                                               size_t cap, unsigned flags)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, rep = 0;
     utf8kit_result r;
     u8k_to8 k;
     /* Byte k < 32: 4k, the low bytes of 16 + 16 values in two registers. */
@@ -531,13 +569,17 @@ static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, u
                                     _mm512_set1_epi32(0x800)) |
             _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0x10FFFF))) {
             size_t j = len - i > 16 ? i + 16 : len;
-            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
                 continue;
             }
-            return u8k_to8_shift(r, i, o);
+            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
+                rep++;
+                continue;
+            }
+            return u8k_to8_shift_rep(r, i, o, rep);
         }
         x = u8k_utf8_lanes(&k, c, valid, &n);
         if (U8K_LIKELY(cap - o >= 64)) {
@@ -551,8 +593,8 @@ static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, u
         o += n;
     }
     /* the end, or a block that does not fit: the scalar kernel */
-    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_to8_shift(r, i, o);
+    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    return u8k_to8_shift_rep(r, i, o, rep);
 }
 
 /* (in two parts when long: u8k_split) */
