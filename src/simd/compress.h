@@ -634,48 +634,6 @@ typedef struct {
     u8k_before bf;
 } u8k_units_at;
 
-/* An input error in the block loop under U8K_REPL (internal.h):
- * the scalar kernel goes on from done (od units stored) to the error,
- * U+FFFD takes its error_len bytes, and the loop starts again after them,
- * where nothing is pending, as the driver would call the kernel again
- * there. That saves the return to the driver and the new call of the
- * kernel, most of what an error cost on text with many. Returns true with
- * at->done and at->od after the U+FFFD and one more in at->rep; false
- * when the loop must stop at done after all: no room for the U+FFFD, or
- * an error the driver handles (cut by the end of the input: TRUNCATED).
- * (Neither can happen after a full block: the error starts in it, and the
- * loop had room for 64 more units. Both are checked all the same.) */
-static U8K_NOINLINE bool u8k_replace_error(const unsigned char *src, size_t len, size_t done,
-                                           size_t od, void *out, size_t cap, unsigned flags,
-                                           bool wide, u8k_units_at *at)
-{
-    unsigned f = flags & ~U8K_REPL;
-    utf8kit_result r =
-        wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, (uint32_t *)out + od, cap - od, f)
-             : u8k_scalar_utf8_to_utf16(src + done, len - done, (uint16_t *)out + od, cap - od, f);
-    size_t rd = r.read, w = od + r.written;
-    /* rd alone in a general register: a 16-byte load of read and
-     * written would miss the scalar kernel's two 8-byte stores */
-    __asm__("" : "+r"(rd));
-    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
-        r.status == UTF8KIT_ERR_TRUNCATED || w >= cap)
-        return false;
-    if (wide)
-        ((uint32_t *)out)[w] = UTF8KIT_REPLACEMENT_CHARACTER;
-    else
-        ((uint16_t *)out)[w] = (flags & U8K_BE) ? 0xFDFFu : 0xFFFDu;
-    at->done = done + rd + r.error_len;
-    at->od = w + 1;
-    at->rep++;
-    return true;
-}
-
-/* What the block loop hands its caller (a call in the loop would cost it
- * its vector registers, which every call clobbers): nothing, a block of
- * 4-byte characters and no ASCII after which u8k_four_run may take over,
- * or an input error to replace (u8k_replace_error). */
-enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL };
-
 /* UTF-8 -> UTF-16 (wide == false) or UTF-32 (wide == true) of len >= 64
  * bytes, 64-byte blocks at a fixed stride from the start (see the header
  * comment), from where *at says. After a block of 4-byte characters and
@@ -801,11 +759,12 @@ U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, v
             return r;
         }
         if (next == U8K_NEXT_REPL) {
-            if (!u8k_replace_error(src, len, at.done, at.od, out, cap, flags, wide, &at)) {
+            if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide)) {
                 r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
                 r.replaced = at.rep;
                 return r;
             }
+            at.rep++;
             at.b = at.done;
             at.o = at.od;
             u8k_before_none(&at.bf);

@@ -190,6 +190,7 @@ typedef struct {
     size_t b, o, done, od;
     u8k_v prev;
     uint64_t pm2, pe0, pf0;
+    size_t rep; /* errors replaced (U8K_REPL) */
 } u8k_pext_at;
 
 /* The masks of block w after the block of *at: bytes 80..FF (high),
@@ -345,13 +346,14 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
  * pass; a block where they see an error sends the rest, from the end of
  * the last character stored, to the scalar kernel, whose result is then
  * the answer. done is that end, od the units before it. At a block with
- * F0..FF it stops and sets *four, with *at where it stands, for
- * u8k_pext_four (through the caller). Under U8K_TRUSTED the blocks are
+ * F0..FF, or at an error under U8K_REPL, it stops and sets *next, with
+ * *at where it stands, for u8k_pext_four or u8k_units_replace (through
+ * the caller). Under U8K_TRUSTED the blocks are
  * not checked: a block stores at most one unit per byte whatever it
  * holds, so invalid input still stays within utf8kit_max_output_size. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_t len, void *out,
                                                  size_t cap, unsigned flags, bool wide,
-                                                 u8k_pext_at *at, bool *four)
+                                                 u8k_pext_at *at, int *next)
 {
     bool be = !wide && (flags & U8K_BE) != 0, trusted = (flags & U8K_TRUSTED) != 0;
     uint16_t *dst = (uint16_t *)out;
@@ -376,7 +378,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
              * So are the ASCII blocks after it (a loop of their own:
              * no check, nothing carried). */
             if (!trusted && v_any(v_subs(prev, st.tailmax)))
-                goto rest;
+                goto bad;
             for (;;) {
                 if (wide)
                     v_load_widen32(dst32 + o, src + b);
@@ -403,7 +405,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
              * zeros (as ASCII as the bytes before it). */
             size_t a = (size_t)__builtin_ctzll(high);
             if (!trusted && v_any(v_subs(prev, st.tailmax)))
-                goto rest;
+                goto bad;
             if (wide)
                 v_load_widen32(dst32 + o, src + b);
             else
@@ -427,7 +429,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             at->prev = prev;
             at->pm2 = pm2;
             at->pe0 = pe0;
-            *four = true;
+            *next = U8K_NEXT_FOUR;
             return u8k_res(UTF8KIT_OK, 0, 0, 0);
         }
         U8K_PEXT_MASKS(w, pm2, pe0, st, k);
@@ -436,18 +438,18 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
              * and 2-byte characters only (and no byte wants the
              * byte 2 back, nor, with no F0..FF, 3 back) */
             if (!trusted && v_any(u8k_vcheck2_two(&st, w, prev)))
-                goto rest;
+                goto bad;
             e &= U8K_BLOCK_BITS;
             if (e == 0)
-                goto rest; /* only invalid input (under U8K_TRUSTED) */
+                goto bad; /* only invalid input (under U8K_TRUSTED) */
             o += u8k_block_units(&k, w, prev, e, 2, be, wide, dst + o, dst32 + o);
         } else {
             /* no byte wants the byte 3 back (no F0..FF) */
             if (!trusted && v_any(u8k_vcheck2_three(&st, w, prev)))
-                goto rest;
+                goto bad;
             e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
             if (e == 0)
-                goto rest;
+                goto bad;
             o += u8k_block_units(&k, w, prev, e, 3, be, wide, dst + o, dst32 + o);
         }
         done = b + 64 - (size_t)__builtin_clzll(e);
@@ -475,9 +477,19 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
 #endif
     }
 rest:
+    flags &= ~U8K_REPL; /* the scalar kernel is STRICT */
     r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)
              : u8k_scalar_utf8_to_utf16(src + done, len - done, dst + od, cap - od, flags);
     return u8k_shift(r, done, od);
+bad:
+    if (!(flags & U8K_REPL))
+        goto rest;
+    /* the blocks go on from after the error: done and od are all the
+     * caller needs */
+    at->done = done;
+    at->od = od;
+    *next = U8K_NEXT_REPL;
+    return u8k_res(UTF8KIT_OK, 0, 0, 0);
 }
 
 /* The block loop is a function of its own, entered at the first block
@@ -485,34 +497,71 @@ rest:
  * of the rest, does not pay its set-up (stack frame, constants). Before
  * it, u8k_ascii_head widens the ASCII blocks at the start and returns how
  * many bytes (= units) they hold; what follows them starts a character.
- * The block loop alternates with u8k_pext_four. */
+ * The block loop alternates with u8k_pext_four, and with
+ * u8k_units_replace at each error under U8K_REPL, after which the blocks
+ * go on from a character start with nothing pending. */
 U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t len, void *out,
                                               size_t cap, unsigned flags, bool wide)
 {
-    u8k_pext_at at = {0, 0, 0, 0, v_splat(0), 0, 0, 0};
+    u8k_pext_at at = {0, 0, 0, 0, v_splat(0), 0, 0, 0, 0};
     for (;;) {
-        bool four = false;
-        utf8kit_result r = u8k_utf8_to_units_pext(src, len, out, cap, flags, wide, &at, &four);
-        if (!four)
+        int next = U8K_NEXT_NONE;
+        utf8kit_result r = u8k_utf8_to_units_pext(src, len, out, cap, flags, wide, &at, &next);
+        if (next == U8K_NEXT_NONE) {
+            r.replaced += at.rep;
             return r;
-        at.pf0 = 0;
-        if (!u8k_pext_four(src, len, out, cap, !wide && (flags & U8K_BE) != 0,
-                           (flags & U8K_TRUSTED) != 0, wide, &at))
-            return u8k_shift(
-                wide ? u8k_scalar_utf8_to_utf32(src + at.done, len - at.done,
-                                                (uint32_t *)out + at.od, cap - at.od, flags)
-                     : u8k_scalar_utf8_to_utf16(src + at.done, len - at.done,
-                                                (uint16_t *)out + at.od, cap - at.od, flags),
-                at.done, at.od);
+        }
+        if (next == U8K_NEXT_FOUR) {
+            at.pf0 = 0;
+            if (u8k_pext_four(src, len, out, cap, !wide && (flags & U8K_BE) != 0,
+                              (flags & U8K_TRUSTED) != 0, wide, &at))
+                continue;
+            if (!(flags & U8K_REPL))
+                break;
+        }
+        if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide))
+            break;
+        at.rep++;
+        at.b = at.done;
+        at.o = at.od;
+        at.prev = v_splat(0);
+        at.pm2 = at.pe0 = at.pf0 = 0;
+    }
+    flags &= ~U8K_REPL; /* the scalar kernel is STRICT */
+    {
+        utf8kit_result r =
+            wide ? u8k_scalar_utf8_to_utf32(src + at.done, len - at.done, (uint32_t *)out + at.od,
+                                            cap - at.od, flags)
+                 : u8k_scalar_utf8_to_utf16(src + at.done, len - at.done, (uint16_t *)out + at.od,
+                                            cap - at.od, flags);
+        r.replaced += at.rep;
+        return u8k_shift(r, at.done, at.od);
     }
 }
 
-/* Each twice: for the usual call (little-endian, checked: flags 0, so
- * that the loop tests neither), and for any flags. */
+/* A kernel file defines U8K_PEXT_REPL 1 to take U8K_REPL (internal.h):
+ * AVX2 does (text with an error every 56-923 bytes +13..+100% under
+ * REPLACE). SSE4.2 does not: there the loop built for it converted valid
+ * 3-byte text under REPLACE 7-10% slower (Zen 5); NEON, not measured,
+ * does not either. */
+#ifndef U8K_PEXT_REPL
+#define U8K_PEXT_REPL 0
+#endif
+
+/* Each three times: for the usual call (little-endian, checked: flags 0,
+ * so that the loop tests neither), for the same under REPLACE (U8K_REPL
+ * alone: with the flag a run-time value there, valid text converted up to
+ * 19% slower on SSE4.2, 12% on AVX2), and for any flags. */
 static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext(const unsigned char *src, size_t len,
                                                        uint16_t *dst, size_t cap)
 {
     return u8k_long_units_pext(src, len, dst, cap, 0, false);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext_repl(const unsigned char *src, size_t len,
+                                                            uint16_t *dst, size_t cap)
+{
+    return u8k_long_units_pext(src, len, dst, cap, U8K_REPL, false);
 }
 
 static U8K_NOINLINE utf8kit_result u8k_long_utf16_pext_flags(const unsigned char *src, size_t len,
@@ -526,6 +575,12 @@ static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext(const unsigned char *src,
                                                        uint32_t *dst, size_t cap)
 {
     return u8k_long_units_pext(src, len, dst, cap, 0, true);
+}
+
+static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext_repl(const unsigned char *src, size_t len,
+                                                            uint32_t *dst, size_t cap)
+{
+    return u8k_long_units_pext(src, len, dst, cap, U8K_REPL, true);
 }
 
 static U8K_NOINLINE utf8kit_result u8k_long_utf32_pext_flags(const unsigned char *src, size_t len,
@@ -643,9 +698,11 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
-    /* (U8K_REPL: this kernel leaves every error to the driver) */
-    return u8k_shift((flags & ~U8K_REPL) == 0
-                         ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
+    if (!U8K_PEXT_REPL)
+        flags &= ~U8K_REPL;
+    return u8k_shift(flags == 0 ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
+                     : flags == U8K_REPL
+                         ? u8k_long_utf16_pext_repl(src + a, len - a, dst + a, cap - a)
                          : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags),
                      a, a);
 }
@@ -662,9 +719,11 @@ static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
-    /* (U8K_REPL: this kernel leaves every error to the driver) */
-    return u8k_shift((flags & ~U8K_REPL) == 0
-                         ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
+    if (!U8K_PEXT_REPL)
+        flags &= ~U8K_REPL;
+    return u8k_shift(flags == 0 ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
+                     : flags == U8K_REPL
+                         ? u8k_long_utf32_pext_repl(src + a, len - a, dst + a, cap - a)
                          : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags),
                      a, a);
 }

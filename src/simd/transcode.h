@@ -96,6 +96,51 @@ U8K_SPLIT_UNITS(u8k_split16, u8k_from16_fn, uint16_t, (flags & U8K_BE) != 0, (, 
 U8K_SPLIT_UNITS(u8k_split32, u8k_from32_fn, uint32_t, false, (, unsigned flags), (, flags))
 U8K_SPLIT_UNITS(u8k_split8, u8k_from8_fn, unsigned char, false, (), ())
 
+/* What a UTF-8 -> UTF-16/32 block loop hands its caller (a call in the
+ * loop would cost it its vector registers, which every call clobbers):
+ * nothing (its result is the answer), a block of 4-byte characters for
+ * the caller's 4-byte path, or an input error to replace
+ * (u8k_units_replace). */
+enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL };
+
+/* An input error found by a UTF-8 -> UTF-16 (wide: UTF-32) block loop
+ * under U8K_REPL (internal.h): the scalar kernel goes on from *done (a
+ * character start after valid text, *od units stored) to the error,
+ * U+FFFD takes its error_len bytes, and the blocks go on after them (a
+ * character start, nothing pending), as the driver would call the kernel
+ * again there: that saves the return to the driver and the new call,
+ * most of what an error cost on text with many. Returns true with *done
+ * and *od after the U+FFFD; false when the kernel must stop at *done
+ * after all: no room for the U+FFFD, or an error the driver handles (cut
+ * by the end of the input: TRUNCATED). (After a whole block neither can
+ * happen: the error starts in it, and the loop had a block's room. Both
+ * are checked all the same.) */
+static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len, size_t *done,
+                                           size_t *od, void *out, size_t cap, unsigned flags,
+                                           bool wide)
+{
+    unsigned f = flags & ~U8K_REPL;
+    size_t d = *done, u = *od, rd, w;
+    utf8kit_result r =
+        wide ? u8k_scalar_utf8_to_utf32(src + d, len - d, (uint32_t *)out + u, cap - u, f)
+             : u8k_scalar_utf8_to_utf16(src + d, len - d, (uint16_t *)out + u, cap - u, f);
+    rd = r.read;
+    /* rd alone in a general register: a 16-byte load of read and written
+     * would miss the scalar kernel's two 8-byte stores */
+    __asm__("" : "+r"(rd));
+    w = u + r.written;
+    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
+        r.status == UTF8KIT_ERR_TRUNCATED || w >= cap)
+        return false;
+    if (wide)
+        ((uint32_t *)out)[w] = UTF8KIT_REPLACEMENT_CHARACTER;
+    else
+        ((uint16_t *)out)[w] = (flags & U8K_BE) ? 0xFDFFu : 0xFFFDu;
+    *done = d + rd + r.error_len;
+    *od = w + 1;
+    return true;
+}
+
 /* A UTF-16 stretch must not end between the two halves of a pair: stop
  * one unit early when its last unit is a high surrogate (D800..DBFF). */
 U8K_INLINE size_t u8k_stretch16(const uint16_t *s, size_t len, size_t i, bool be)

@@ -314,6 +314,8 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #define U8K_OWN_UTF32_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
 #include "simd/validate.h"
 #include "simd/transcode.h"
+/* U8K_REPL in the UTF-8 -> UTF-16/32 block loop (simd/pext.h) */
+#define U8K_PEXT_REPL 1
 #include "simd/pext.h"
 #include "simd/shuffle_to_utf8.h"
 #include "simd/pext_latin1.h"
