@@ -288,40 +288,6 @@ U8K_INLINE int u8k_utf16_block(const u8k_to8 *k, __m512i u, __mmask32 high, __mm
     return (int)(n1 + n2);
 }
 
-/* Under U8K_REPL (internal.h): r is the scalar kernel's report on the
- * units from *i (*o bytes stored before them). When it is an input error
- * the driver would replace with U+FFFD (not one cut by the end of the
- * input, TRUNCATED) and EF BF BD fits after the bytes it stored, writes
- * them, moves *i past the error and *o past the U+FFFD, and returns
- * true: the kernel goes on, as the driver would call it again there.
- * That saves the return to the driver and the new call, most of what an
- * error cost on text with many. */
-U8K_INLINE bool u8k_to8_replace(const utf8kit_result *r, size_t *i, size_t *o, unsigned char *dst,
-                                size_t cap)
-{
-    size_t rd = r->read, at = *o + r->written;
-    /* rd alone in a general register: a 16-byte load of read and written
-     * would miss the scalar kernel's two 8-byte stores */
-    __asm__("" : "+r"(rd));
-    if (r->status == UTF8KIT_OK || r->status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
-        r->status == UTF8KIT_ERR_TRUNCATED || cap - at < 3)
-        return false;
-    dst[at] = 0xEF;
-    dst[at + 1] = 0xBF;
-    dst[at + 2] = 0xBD;
-    *i += rd + r->error_len;
-    *o = at + 3;
-    return true;
-}
-
-/* r from the scalar kernel on the units from i (o bytes stored before
- * them), with rep more errors replaced before (U8K_REPL). */
-U8K_INLINE utf8kit_result u8k_to8_shift_rep(utf8kit_result r, size_t i, size_t o, size_t rep)
-{
-    r.replaced += rep;
-    return u8k_to8_shift(r, i, o);
-}
-
 /* The kernel, for one byte order (be is a constant in each caller). */
 U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len, unsigned char *dst,
                                                 size_t cap, unsigned flags, bool be)

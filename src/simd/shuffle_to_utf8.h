@@ -402,7 +402,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
                                                          unsigned char *dst, size_t cap,
                                                          unsigned flags, bool be)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, rep = 0;
     utf8kit_result r;
     u8k_enc_k k;
     u8k_enc_init(&k);
@@ -465,14 +465,18 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
                 continue;
             }
             j = u8k_stretch16(src, len, i, be);
-            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
                 continue;
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-                return u8k_to8_shift(r, i, o);
+                return u8k_to8_shift_rep(r, i, o, rep);
+            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
+                rep++;
+                continue;
+            }
             /* An error: the stretch may have cut a bad sequence short (a
              * high surrogate before the high one it stopped at), so the
              * rest of the input, whole, gives the report. */
@@ -488,11 +492,11 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
         u8k_units u = u8k_load_units(src + len - 16, be);
         if (!v_overlap(u8k_units_or(&u), v_splat16(0xFF80))) {
             u8k_store_ascii(dst + o - (16 - (len - i)), &u);
-            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+            return u8k_res_rep(UTF8KIT_OK, len, o + (len - i), rep);
         }
     }
-    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_to8_shift(r, i, o);
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    return u8k_to8_shift_rep(r, i, o, rep);
 }
 
 /* The loop out of line (see u8k_utf16_to_utf8_shuffle), once for each
@@ -559,7 +563,7 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
                                                                    unsigned char *dst, size_t cap,
                                                                    unsigned flags)
 {
-    size_t i = 0, o = 0;
+    size_t i = 0, o = 0, rep = 0;
     utf8kit_result r;
     u8k_enc_k k;
     /* (the bounds as in the UTF-16 loop) */
@@ -599,13 +603,17 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
                 i += 16;
                 continue;
             }
-            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
+            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
                 continue;
             }
-            return u8k_to8_shift(r, i, o);
+            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
+                rep++;
+                continue;
+            }
+            return u8k_to8_shift_rep(r, i, o, rep);
         }
         o += u8k_bmp_units(&k, &u, dst + o);
         i += 16;
@@ -618,11 +626,11 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
         u8k_units u = u8k_load_units32(src + len - 16, &any);
         if (!v_overlap(any, v_splat32(0xFFFFFF80u))) {
             u8k_store_ascii(dst + o - (16 - (len - i)), &u);
-            return u8k_res(UTF8KIT_OK, len, o + (len - i), 0);
+            return u8k_res_rep(UTF8KIT_OK, len, o + (len - i), rep);
         }
     }
-    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
-    return u8k_to8_shift(r, i, o);
+    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    return u8k_to8_shift_rep(r, i, o, rep);
 }
 
 /* The kernel: inputs too short for one step go straight to the scalar
