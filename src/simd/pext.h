@@ -348,9 +348,9 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
  * the answer. done is that end, od the units before it. At a block with
  * F0..FF, or at an error under U8K_REPL, it stops and sets *next, with
  * *at where it stands, for u8k_pext_four or u8k_units_replace (through
- * the caller). Under U8K_TRUSTED the blocks are
- * not checked: a block stores at most one unit per byte whatever it
- * holds, so invalid input still stays within utf8kit_max_output_size. */
+ * the caller). Under U8K_TRUSTED the blocks are not checked: a block
+ * stores at most one unit per byte whatever it holds, so invalid input
+ * still stays within utf8kit_max_output_size. */
 U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_t len, void *out,
                                                  size_t cap, unsigned flags, bool wide,
                                                  u8k_pext_at *at, int *next)
