@@ -85,20 +85,15 @@ static utf8kit_result call_kernel(const u8k_kernels *k, enum pair p, const unsig
 
 /* *st and *el get r's status and error_len, *rep += r->replaced (errors
  * the kernel replaced itself: U8K_REPL), and *pos += r->read, *w +=
- * r->written, as two separate adds: gcc would otherwise read the two
- * counts as one 16-byte pair, a load that cannot take its data from the
- * kernel's two separate stores just made (a store-forwarding stall, as in
- * simd/to_utf8_shift.h: without it, text with an error every 50-130
- * bytes converts under REPLACE 16-30% faster on AVX-512, 4-8% on the
- * scalar kernel). The empty asm keeps one count in a general register. */
+ * r->written, as two separate adds (u8k_read_apart: without it, text
+ * with an error every 50-130 bytes converted under REPLACE 16-30% slower
+ * on AVX-512, 4-8% on the scalar kernel). */
 U8K_INLINE void take(const utf8kit_result *r, utf8kit_status *st, size_t *el, size_t *pos,
                      size_t *w, size_t *rep)
 {
-    size_t read = r->read;
-    __asm__("" : "+r"(read));
     *st = r->status;
     *el = r->error_len;
-    *pos += read;
+    *pos += u8k_read_apart(r);
     *w += r->written;
     *rep += r->replaced;
 }

@@ -209,6 +209,25 @@ U8K_INLINE utf8kit_result u8k_res(utf8kit_status st, size_t read, size_t written
     return r;
 }
 
+/* r->read through a general register (the empty asm): gcc would otherwise
+ * load read and written together as one 16-byte pair, a load that cannot
+ * take its data from the kernel's two separate 8-byte stores just made (a
+ * store-forwarding stall, as in simd/to_utf8_shift.h). */
+U8K_INLINE size_t u8k_read_apart(const utf8kit_result *r)
+{
+    size_t rd = r->read;
+    __asm__("" : "+r"(rd));
+    return rd;
+}
+
+/* Whether a kernel may replace the error of the scalar kernel's report
+ * with status st itself under U8K_REPL: an input error, but not one cut
+ * by the end of the input (TRUNCATED), which goes back to the driver. */
+U8K_INLINE bool u8k_repl_error(utf8kit_status st)
+{
+    return st != UTF8KIT_OK && st != UTF8KIT_ERR_OUTPUT_TOO_SMALL && st != UTF8KIT_ERR_TRUNCATED;
+}
+
 /* u8k_res for an OK or OUTPUT_TOO_SMALL result with rep errors replaced. */
 U8K_INLINE utf8kit_result u8k_res_rep(utf8kit_status st, size_t read, size_t written, size_t rep)
 {

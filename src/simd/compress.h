@@ -759,12 +759,11 @@ U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, v
             return r;
         }
         if (next == U8K_NEXT_REPL) {
-            if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide)) {
+            if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep)) {
                 r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
                 r.replaced = at.rep;
                 return r;
             }
-            at.rep++;
             at.b = at.done;
             at.o = at.od;
             u8k_before_none(&at.bf);

@@ -375,10 +375,8 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
                 return u8k_to8_shift_rep(r, i, o, rep);
-            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
-                rep++;
+            if (U8K_UNLIKELY(u8k_to8_replace(&r, flags, &i, &o, &rep, dst, cap)))
                 continue;
-            }
             /* An error: should the stretch have cut a bad sequence short
              * (a high surrogate before the high one it stopped at), the
              * rest of the input, whole, gives the report. */
@@ -541,10 +539,8 @@ static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, u
                 o += r.written;
                 continue;
             }
-            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
-                rep++;
+            if (U8K_UNLIKELY(u8k_to8_replace(&r, flags, &i, &o, &rep, dst, cap)))
                 continue;
-            }
             return u8k_to8_shift_rep(r, i, o, rep);
         }
         x = u8k_utf8_lanes(&k, c, valid, &n);

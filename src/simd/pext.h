@@ -519,9 +519,8 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
             if (!(flags & U8K_REPL))
                 break;
         }
-        if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide))
+        if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep))
             break;
-        at.rep++;
         at.b = at.done;
         at.o = at.od;
         at.prev = v_splat(0);

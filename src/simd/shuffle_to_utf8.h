@@ -473,10 +473,8 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
             }
             if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL)
                 return u8k_to8_shift_rep(r, i, o, rep);
-            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
-                rep++;
+            if (U8K_UNLIKELY(u8k_to8_replace(&r, flags, &i, &o, &rep, dst, cap)))
                 continue;
-            }
             /* An error: the stretch may have cut a bad sequence short (a
              * high surrogate before the high one it stopped at), so the
              * rest of the input, whole, gives the report. */
@@ -609,10 +607,8 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
                 o += r.written;
                 continue;
             }
-            if (U8K_UNLIKELY((flags & U8K_REPL) && u8k_to8_replace(&r, &i, &o, dst, cap))) {
-                rep++;
+            if (U8K_UNLIKELY(u8k_to8_replace(&r, flags, &i, &o, &rep, dst, cap)))
                 continue;
-            }
             return u8k_to8_shift_rep(r, i, o, rep);
         }
         o += u8k_bmp_units(&k, &u, dst + o);

@@ -23,29 +23,29 @@ U8K_INLINE utf8kit_result u8k_to8_shift(utf8kit_result r, size_t read, size_t wr
     return r;
 }
 
-/* Under U8K_REPL (internal.h): r is the scalar kernel's report on the
- * units from *i (*o bytes stored before them). When it is an input error
- * the driver would replace with U+FFFD (not one cut by the end of the
- * input, TRUNCATED) and EF BF BD fits after the bytes it stored, writes
- * them, moves *i past the error and *o past the U+FFFD, and returns
- * true: the kernel goes on, as the driver would call it again there.
- * That saves the return to the driver and the new call, most of what an
- * error cost on text with many. */
-U8K_INLINE bool u8k_to8_replace(const utf8kit_result *r, size_t *i, size_t *o, unsigned char *dst,
-                                size_t cap)
+/* Under U8K_REPL (internal.h; flags are the kernel's): r is the scalar
+ * kernel's report on the units from *i (*o bytes stored before them).
+ * When it is an error the kernel may replace (u8k_repl_error) and EF BF
+ * BD fits after the bytes it stored, writes them, moves *i past the error
+ * and *o past the U+FFFD, counts it in *rep and returns true: the kernel
+ * goes on, as the driver would call it again there. That saves the
+ * return to the driver and the new call, most of what an error cost on
+ * text with many. */
+U8K_INLINE bool u8k_to8_replace(const utf8kit_result *r, unsigned flags, size_t *i, size_t *o,
+                                size_t *rep, unsigned char *dst, size_t cap)
 {
-    size_t rd = r->read, at = *o + r->written;
-    /* rd alone in a general register: a 16-byte load of read and written
-     * would miss the scalar kernel's two 8-byte stores */
-    __asm__("" : "+r"(rd));
-    if (r->status == UTF8KIT_OK || r->status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
-        r->status == UTF8KIT_ERR_TRUNCATED || cap - at < 3)
+    size_t at;
+    if (!(flags & U8K_REPL) || !u8k_repl_error(r->status))
+        return false;
+    at = *o + r->written;
+    if (cap - at < 3)
         return false;
     dst[at] = 0xEF;
     dst[at + 1] = 0xBF;
     dst[at + 2] = 0xBD;
-    *i += rd + r->error_len;
+    *i += u8k_read_apart(r) + r->error_len;
     *o = at + 3;
+    *rep += 1;
     return true;
 }
 

@@ -110,27 +110,24 @@ enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL };
  * character start, nothing pending), as the driver would call the kernel
  * again there: that saves the return to the driver and the new call,
  * most of what an error cost on text with many. Returns true with *done
- * and *od after the U+FFFD; false when the kernel must stop at *done
+ * and *od after the U+FFFD and one more in *rep; false when the kernel
+ * must stop at *done
  * after all: no room for the U+FFFD, or an error the driver handles (cut
  * by the end of the input: TRUNCATED). (After a whole block neither can
  * happen: the error starts in it, and the loop had a block's room. Both
  * are checked all the same.) */
 static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len, size_t *done,
                                            size_t *od, void *out, size_t cap, unsigned flags,
-                                           bool wide)
+                                           bool wide, size_t *rep)
 {
     unsigned f = flags & ~U8K_REPL;
     size_t d = *done, u = *od, rd, w;
     utf8kit_result r =
         wide ? u8k_scalar_utf8_to_utf32(src + d, len - d, (uint32_t *)out + u, cap - u, f)
              : u8k_scalar_utf8_to_utf16(src + d, len - d, (uint16_t *)out + u, cap - u, f);
-    rd = r.read;
-    /* rd alone in a general register: a 16-byte load of read and written
-     * would miss the scalar kernel's two 8-byte stores */
-    __asm__("" : "+r"(rd));
+    rd = u8k_read_apart(&r);
     w = u + r.written;
-    if (r.status == UTF8KIT_OK || r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL ||
-        r.status == UTF8KIT_ERR_TRUNCATED || w >= cap)
+    if (!u8k_repl_error(r.status) || w >= cap)
         return false;
     if (wide)
         ((uint32_t *)out)[w] = UTF8KIT_REPLACEMENT_CHARACTER;
@@ -138,6 +135,7 @@ static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len,
         ((uint16_t *)out)[w] = (flags & U8K_BE) ? 0xFDFFu : 0xFFFDu;
     *done = d + rd + r.error_len;
     *od = w + 1;
+    *rep += 1;
     return true;
 }
 
