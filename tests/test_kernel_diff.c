@@ -867,6 +867,44 @@ static void edge_matrix8(int q)
                         }
 }
 
+/* Text that is not UTF-8 (Latin-1 read as UTF-8) has errors in most
+ * blocks, most of them a byte 80..FF between ASCII bytes, which the
+ * AVX-512 kernel replaces in the vector unit. Here a byte sequence of
+ * `seqs` is placed at every offset 0..140 of ASCII text that holds a
+ * lone E9 every 23 bytes, so that every block is one with errors: lone
+ * bytes next to the sequence, across the edges of 64-byte blocks, and
+ * sequences whose maximal subparts are longer than a byte. */
+static void edge_matrix_lone(int q)
+{
+    static const char *const seqs[] = {
+        "E9",    "80",    "E9 41", "C3 A9", "E9 AB",    "E9 AB 41", "E9 E9", "80 80", "E9 80 80",
+        "C3 E9", "A9 C3", "F0 9F", "FF",    "C0 80",    "ED A0",    "E4 B8 80", "F0 9F 98 80",
+        "F4 90", "BF E9", "C2",    "E9 C3 A9"};
+    size_t p, si;
+    for (p = 0; p <= 140; p++)
+        for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++) {
+            struct op o;
+            size_t n = 200, k, sl;
+            unsigned char sq[8];
+            if (q && (p + si) % 3)
+                continue;
+            for (k = 0; k < n; k++)
+                gbuf[k] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
+            sl = from_hex(seqs[si], sq);
+            memcpy(gbuf + p, sq, sl);
+            memset(&o, 0, sizeof o);
+            o.opt.policy = UTF8KIT_REPLACE;
+            o.kind = OP_U8_16LE;
+            check_op(&o, gbuf, n, "lone bytes");
+            o.kind = OP_U8_16BE;
+            check_op(&o, gbuf, n, "lone bytes");
+            o.kind = OP_U8_32;
+            check_op(&o, gbuf, n, "lone bytes");
+            o.kind = OP_REPAIR;
+            check_op(&o, gbuf, n, "lone bytes");
+        }
+}
+
 /* The same for UTF-16: units of one class (0 ASCII, 1 below U+0800, 2 BMP
  * above, 3 pairs, 4 a mix) up to 0..2 units before an edge of 8, 16, 32
  * or 64 units, a lone or paired surrogate, then 40 units or the end. */
@@ -960,6 +998,7 @@ int main(void)
     /* the block-edge matrices (deterministic) */
     if (!getenv("UTF8KIT_DIFF_NO_REGRESSIONS")) {
         edge_matrix8(q);
+        edge_matrix_lone(q);
         edge_matrix16(q);
         edge_matrix32(q);
     }

@@ -625,6 +625,33 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
     return u8k_res(UTF8KIT_OK, len, o, 0);
 }
 
+/* Stores the units of a whole block that u8k_check_decode took by path
+ * `kind` at unit o of out (room for 64), and returns their number. */
+U8K_INLINE unsigned u8k_store_block(int kind, const u8k_units *u, void *out, size_t o, bool wide,
+                                    bool be)
+{
+    const size_t us = wide ? 4 : 2;
+    if (kind == U8K_TWO)
+        return u8k_store_two(u, u->e, (unsigned char *)out + o * us, wide, be, false);
+    if (!wide)
+        return u8k_store_units16(u, u->e, (uint16_t *)out + o, be, false);
+    if (kind == U8K_ANY4)
+        return u8k_store_units32(u, u->e, (uint32_t *)out + o, true, false);
+    return u8k_store_units32(u, u->e, (uint32_t *)out + o, false, false);
+}
+
+/* After the units of the whole block at b are stored (o units in all
+ * now): *done, the end of its last whole character, and *od, the units
+ * before it (a high surrogate whose low half is in the next block is
+ * stored but not counted). A valid block holds the end of a character,
+ * so u->e & ~u->hs is not 0. */
+U8K_INLINE void u8k_block_done(const u8k_units *u, size_t b, size_t o, size_t *done, size_t *od)
+{
+    uint64_t keep = u->e & ~u->hs;
+    *done = b + 64 - (size_t)__builtin_clzll(keep);
+    *od = o - (size_t)((u->e >> (63 - __builtin_clzll(keep))) > 1);
+}
+
 /* Where the block loop stands when it hands a run of 4-byte characters
  * to its caller (u8k_four_run): the next block at b, o units stored, the
  * end of the last whole character stored (done) and the units before it
@@ -737,6 +764,93 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
     return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
 }
 
+/* Under U8K_REPL, from the block at at->b, where the block loop found an
+ * error: the commonest error in text that is not UTF-8 (Latin-1 or
+ * windows-1252 read as UTF-8) is a letter C0..FF that no tail 80..BF
+ * follows. Whatever came before it, such a byte is one maximal invalid
+ * subpart of its own (RFC 3629's second octets are all tails; C0, C1 and
+ * F5..FF are never in UTF-8): one U+FFFD. So is a tail right after an
+ * ASCII byte (a tail with no lead before it). This takes blocks in which
+ * such lone bytes are the only errors (the byte after the block is read,
+ * so a block here never ends the input): each lone byte is
+ * checked and decoded as an ASCII space, and the U+FFFD written over its
+ * unit once the units are stored. Blocks go on while they hold lone
+ * bytes; the first without any is left to the block loop (true, or false
+ * when it is the first block: nothing was done), and one that still shows
+ * an error when they are taken out is left to u8k_units_replace (false),
+ * with *at where it stands either way. The
+ * block loop itself does none of this: with it in the loop, valid text
+ * ran slower (the register allocation of the loop changes). */
+U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, void *out, size_t cap,
+                               unsigned flags, bool wide, u8k_units_at *at)
+{
+    bool be = !wide && (flags & U8K_BE) != 0;
+    const uint32_t fffd = be ? 0xFDFFu : 0xFFFDu;
+    const size_t b0 = at->b;
+    u8k_vstate st;
+    u8k_vinit(&st);
+    while (at->b + 64 < len && at->o + 64 <= cap) {
+        size_t b = at->b;
+        __m512i w = v_load(src + b);
+        uint64_t high = v_high(w), tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+        /* whether the byte after the block is a tail 80..BF */
+        uint64_t after = (uint64_t)((unsigned)src[b + 64] - 0x80 < 0x40) << 63;
+        /* leads C0..FF with no tail after them, tails after an ASCII byte
+         * (the byte before the block is the last of at->bf.prev) */
+        uint64_t lone = (high & ~tail & ~(tail >> 1 | after)) |
+                        (tail & ~(high << 1 | v_high(at->bf.prev) >> 63));
+        u8k_units u;
+        unsigned n;
+        int kind;
+        if (lone == 0)
+            break;
+        w = _mm512_mask_mov_epi8(w, lone, v_splat_k(0x20));
+        kind = u8k_check_decode(&st, w, high & ~lone, &at->bf, &u, wide);
+        if (kind == U8K_BAD)
+            return false;
+        n = u8k_store_block(kind, &u, out, at->o, wide, be);
+        /* the lone bytes' units: their places among the block's units */
+        lone = _pext_u64(lone, u.e);
+        if (wide) {
+            uint32_t *d = (uint32_t *)out + at->o;
+            __m512i r = _mm512_set1_epi32((int)fffd);
+            _mm512_mask_storeu_epi32(d, (__mmask16)lone, r);
+            _mm512_mask_storeu_epi32(d + 16, (__mmask16)(lone >> 16), r);
+            _mm512_mask_storeu_epi32(d + 32, (__mmask16)(lone >> 32), r);
+            _mm512_mask_storeu_epi32(d + 48, (__mmask16)(lone >> 48), r);
+        } else {
+            uint16_t *d = (uint16_t *)out + at->o;
+            __m512i r = _mm512_set1_epi16((short)fffd);
+            _mm512_mask_storeu_epi16(d, (__mmask32)lone, r);
+            _mm512_mask_storeu_epi16(d + 32, (__mmask32)(lone >> 32), r);
+        }
+        at->rep += (size_t)__builtin_popcountll(lone);
+        at->o += n;
+        u8k_block_done(&u, b, at->o, &at->done, &at->od);
+        at->b = b + 64;
+    }
+    return at->b != b0;
+}
+
+/* The input error that the block loop handed over under U8K_REPL, in
+ * the block at at->b: lone bytes in it (u8k_units_lone), else the one
+ * error that u8k_units_replace replaces. Returns true with *at where the
+ * block loop goes on, false when the kernel must stop at at->done. (One
+ * call in the caller: with a second one there, valid text converted
+ * 1-3% slower.) */
+static U8K_NOINLINE bool u8k_units_error(const unsigned char *src, size_t len, void *out,
+                                         size_t cap, unsigned flags, bool wide, u8k_units_at *at)
+{
+    if (u8k_units_lone(src, len, out, cap, flags, wide, at))
+        return true;
+    if (!u8k_units_replace(src, len, &at->done, &at->od, out, cap, flags, wide, &at->rep))
+        return false;
+    at->b = at->done;
+    at->o = at->od;
+    u8k_before_none(&at->bf);
+    return true;
+}
+
 /* The block loop, and what it hands over: a run of 4-byte characters
  * from done, then the blocks go on from where it stopped (a character
  * start, nothing pending), or from where the loop stood after a run of
@@ -759,15 +873,11 @@ U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, v
             return r;
         }
         if (next == U8K_NEXT_REPL) {
-            if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep)) {
-                r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
-                r.replaced = at.rep;
-                return r;
-            }
-            at.b = at.done;
-            at.o = at.od;
-            u8k_before_none(&at.bf);
-            continue;
+            if (u8k_units_error(src, len, out, cap, flags, wide, &at))
+                continue;
+            r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
+            r.replaced = at.rep;
+            return r;
         }
         t = u8k_four_run(src + at.done, len - at.done, (unsigned char *)out + at.od * us,
                          cap - at.od, wide, be);
