@@ -764,91 +764,97 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
     return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
 }
 
-/* Under U8K_REPL, from the block at at->b, where the block loop found an
- * error: the commonest error in text that is not UTF-8 (Latin-1 or
- * windows-1252 read as UTF-8) is a letter C0..FF that no tail 80..BF
- * follows. Whatever came before it, such a byte is one maximal invalid
- * subpart of its own (RFC 3629's second octets are all tails; C0, C1 and
- * F5..FF are never in UTF-8): one U+FFFD. So is a tail right after an
- * ASCII byte (a tail with no lead before it). This takes blocks in which
- * such lone bytes are the only errors (the byte after the block is read,
- * so a block here never ends the input): each lone byte is
- * checked and decoded as an ASCII space, and the U+FFFD written over its
- * unit once the units are stored. Blocks go on while they hold lone
- * bytes; the first without any is left to the block loop (true, or false
- * when it is the first block: nothing was done), and one that still shows
- * an error when they are taken out is left to u8k_units_replace (false),
- * with *at where it stands either way. The
- * block loop itself does none of this: with it in the loop, valid text
- * ran slower (the register allocation of the loop changes). */
-U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, void *out, size_t cap,
-                               unsigned flags, bool wide, u8k_units_at *at)
+/* Under U8K_REPL, where the block loop found an error: the commonest
+ * error in text that is not UTF-8 (Latin-1 or windows-1252 read as
+ * UTF-8) is a letter C0..FF that no tail 80..BF follows. Whatever came
+ * before it, such a byte is one maximal invalid subpart of its own (RFC
+ * 3629's second octets are all tails; C0, C1 and F5..FF are never in
+ * UTF-8): one U+FFFD. So is a tail right after an ASCII byte (a tail with
+ * no lead before it). This takes blocks in which such lone bytes are the
+ * only errors, from *donep, a character start after valid text (*odp
+ * units stored) with nothing pending (the byte after each block is read,
+ * so a block here never ends the input): each lone byte is checked and
+ * decoded as an ASCII space, and the U+FFFD written over its unit once
+ * the units are stored. Blocks go on while they hold lone bytes; the
+ * first without any, or one that still shows an error when they are
+ * taken out, is left to the caller. Returns true when it took at least
+ * one block, with *donep, *odp after the last whole character stored
+ * and *repp counting the U+FFFD; false when it took none. The block
+ * loop itself does none of this: with it in the loop, valid text ran
+ * slower (the register allocation of the loop changes). */
+U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, size_t *donep, size_t *odp,
+                               void *out, size_t cap, unsigned flags, bool wide, size_t *repp)
 {
     bool be = !wide && (flags & U8K_BE) != 0;
     const uint32_t fffd = be ? 0xFDFFu : 0xFFFDu;
-    const size_t b0 = at->b;
+    /* the state in locals (the stores may alias what the pointers reach) */
+    size_t b = *donep, o = *odp, done = b, od = o, rep = *repp;
+    u8k_before bf;
     u8k_vstate st;
+    u8k_before_none(&bf);
     u8k_vinit(&st);
-    while (at->b + 64 < len && at->o + 64 <= cap) {
-        size_t b = at->b;
+    while (b + 64 < len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
         uint64_t high = v_high(w), tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
         /* whether the byte after the block is a tail 80..BF */
         uint64_t after = (uint64_t)((unsigned)src[b + 64] - 0x80 < 0x40) << 63;
         /* leads C0..FF with no tail after them, tails after an ASCII byte
-         * (the byte before the block is the last of at->bf.prev) */
+         * (the byte before the block is the last of bf.prev) */
         uint64_t lone = (high & ~tail & ~(tail >> 1 | after)) |
-                        (tail & ~(high << 1 | v_high(at->bf.prev) >> 63));
+                        (tail & ~(high << 1 | v_high(bf.prev) >> 63));
         u8k_units u;
         unsigned n;
         int kind;
         if (lone == 0)
             break;
         w = _mm512_mask_mov_epi8(w, lone, v_splat_k(0x20));
-        kind = u8k_check_decode(&st, w, high & ~lone, &at->bf, &u, wide);
+        kind = u8k_check_decode(&st, w, high & ~lone, &bf, &u, wide);
         if (kind == U8K_BAD)
-            return false;
-        n = u8k_store_block(kind, &u, out, at->o, wide, be);
+            break;
+        n = u8k_store_block(kind, &u, out, o, wide, be);
         /* the lone bytes' units: their places among the block's units */
         lone = _pext_u64(lone, u.e);
         if (wide) {
-            uint32_t *d = (uint32_t *)out + at->o;
+            uint32_t *d = (uint32_t *)out + o;
             __m512i r = _mm512_set1_epi32((int)fffd);
             _mm512_mask_storeu_epi32(d, (__mmask16)lone, r);
             _mm512_mask_storeu_epi32(d + 16, (__mmask16)(lone >> 16), r);
             _mm512_mask_storeu_epi32(d + 32, (__mmask16)(lone >> 32), r);
             _mm512_mask_storeu_epi32(d + 48, (__mmask16)(lone >> 48), r);
         } else {
-            uint16_t *d = (uint16_t *)out + at->o;
+            uint16_t *d = (uint16_t *)out + o;
             __m512i r = _mm512_set1_epi16((short)fffd);
             _mm512_mask_storeu_epi16(d, (__mmask32)lone, r);
             _mm512_mask_storeu_epi16(d + 32, (__mmask32)(lone >> 32), r);
         }
-        at->rep += (size_t)__builtin_popcountll(lone);
-        at->o += n;
-        u8k_block_done(&u, b, at->o, &at->done, &at->od);
-        at->b = b + 64;
+        rep += (size_t)__builtin_popcountll(lone);
+        o += n;
+        u8k_block_done(&u, b, o, &done, &od);
+        b += 64;
     }
-    return at->b != b0;
+    if (b == *donep)
+        return false;
+    *donep = done;
+    *odp = od;
+    *repp = rep;
+    return true;
 }
 
-/* The input error that the block loop handed over under U8K_REPL, in
- * the block at at->b: lone bytes in it (u8k_units_lone), else the one
- * error that u8k_units_replace replaces. Returns true with *at where the
- * block loop goes on, false when the kernel must stop at at->done. (One
- * call in the caller: with a second one there, valid text converted
- * 1-3% slower.) */
-static U8K_NOINLINE bool u8k_units_error(const unsigned char *src, size_t len, void *out,
-                                         size_t cap, unsigned flags, bool wide, u8k_units_at *at)
+/* The input error that the block loop handed over under U8K_REPL, from
+ * *done (a character start after valid text, *od units stored): lone
+ * bytes (u8k_units_lone), else the one error that u8k_units_replace
+ * replaces. Either way the blocks go on from the new *done, with nothing
+ * pending; false when the kernel must stop there. (It takes the
+ * arguments of u8k_units_replace, so that the block loop's caller is as
+ * it was: with a call that passed the loop's whole state, valid text
+ * converted up to 3% slower.) */
+static U8K_NOINLINE bool u8k_units_repair(const unsigned char *src, size_t len, size_t *done,
+                                          size_t *od, void *out, size_t cap, unsigned flags,
+                                          bool wide, size_t *rep)
 {
-    if (u8k_units_lone(src, len, out, cap, flags, wide, at))
+    if (u8k_units_lone(src, len, done, od, out, cap, flags, wide, rep))
         return true;
-    if (!u8k_units_replace(src, len, &at->done, &at->od, out, cap, flags, wide, &at->rep))
-        return false;
-    at->b = at->done;
-    at->o = at->od;
-    u8k_before_none(&at->bf);
-    return true;
+    return u8k_units_replace(src, len, done, od, out, cap, flags, wide, rep);
 }
 
 /* The block loop, and what it hands over: a run of 4-byte characters
@@ -873,11 +879,15 @@ U8K_INLINE utf8kit_result u8k_long_units(const unsigned char *src, size_t len, v
             return r;
         }
         if (next == U8K_NEXT_REPL) {
-            if (u8k_units_error(src, len, out, cap, flags, wide, &at))
-                continue;
-            r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
-            r.replaced = at.rep;
-            return r;
+            if (!u8k_units_repair(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep)) {
+                r = u8k_rest(src, len, at.done, at.od, out, cap, flags, wide);
+                r.replaced = at.rep;
+                return r;
+            }
+            at.b = at.done;
+            at.o = at.od;
+            u8k_before_none(&at.bf);
+            continue;
         }
         t = u8k_four_run(src + at.done, len - at.done, (unsigned char *)out + at.od * us,
                          cap - at.od, wide, be);
