@@ -492,6 +492,110 @@ bad:
     return u8k_res(UTF8KIT_OK, 0, 0, 0);
 }
 
+/* High nibbles 8..B (tails) and C..F (leads C0..FF), and 8..F. */
+static const unsigned char u8k_nib_tail[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+static const unsigned char u8k_nib_lead[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF};
+static const unsigned char u8k_nib_high[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+
+/* Under U8K_REPL, where the block loop (or u8k_pext_four) found an
+ * error: blocks whose only errors are lone bytes, as in simd/compress.h
+ * (u8k_units_lone): a lead C0..FF with no tail after it, or a tail right
+ * after an ASCII byte, is one maximal invalid subpart of its own. The
+ * blocks start at *donep, a character start after valid text (*odp
+ * units stored) with nothing pending. Each is checked and decoded with
+ * its lone bytes as spaces (byte masks from lookups by high nibble, of
+ * the block, of the bytes one after and one before), then U+FFFD is
+ * stored over their units. Blocks with F0..FF that are not lone bytes
+ * are left to the block loop, as is the first block with no lone bytes.
+ * Returns true when it took at least one block, with *donep, *odp after
+ * the last whole character stored and *repp counting the U+FFFD; false
+ * when it took none. */
+U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *donep, size_t *odp,
+                              void *out, size_t cap, unsigned flags, bool wide, size_t *repp)
+{
+    bool be = !wide && (flags & U8K_BE) != 0;
+    uint16_t *dst = (uint16_t *)out;
+    uint32_t *dst32 = (uint32_t *)out;
+    /* the state in locals (the stores may alias what the pointers
+     * reach); prev: nothing pending before *donep */
+    size_t b = *donep, o = *odp, done = b, rep = *repp;
+    u8k_v prev = v_splat(0);
+    uint64_t pm2 = 0, pe0 = 0;
+    u8k_v ttail = v_table(u8k_nib_tail), tlead = v_table(u8k_nib_lead);
+    u8k_v thigh = v_table(u8k_nib_high), space = v_splat(0x20);
+    u8k_vstate st;
+    u8k_dec_k k;
+    u8k_vinit(&st);
+    u8k_dec_init(&k, true);
+    /* the byte after the block is read: a block here never ends the input */
+    while (b + VW < len && o + VW <= cap) {
+        u8k_v w = v_load(src + b), after = v_load(src + b + 1);
+        u8k_v lone_v = v_or(v_andnot(v_lookup(tlead, v_shr4(w)), v_lookup(ttail, v_shr4(after))),
+                            v_andnot(v_lookup(ttail, v_shr4(w)),
+                                     v_lookup(thigh, v_shr4(v_prev1(w, prev)))));
+        uint64_t lone = v_high(lone_v), high, lead, tail, m2, e0, e, u;
+        if (lone == 0)
+            break;
+        w = v_blend(w, space, lone_v);
+        if (v_any(v_subs(w, k.sef)))
+            break; /* F0..FF: the block loop's */
+        U8K_PEXT_MASKS(w, pm2, pe0, st, k);
+        (void)high;
+        (void)lead;
+        if ((e0 | pe0 >> (VW - 2)) == 0) {
+            if (v_any(u8k_vcheck2_two(&st, w, prev)))
+                break;
+            e &= U8K_BLOCK_BITS;
+            u = u8k_block_units(&k, w, prev, e, 2, be, wide, dst + o, dst32 + o);
+        } else {
+            if (v_any(u8k_vcheck2_three(&st, w, prev)))
+                break;
+            e = U8K_BLOCK_BITS & (e | (tail & (e0 << 2 | pe0 >> (VW - 2))));
+            u = u8k_block_units(&k, w, prev, e, 3, be, wide, dst + o, dst32 + o);
+        }
+        if (e == 0)
+            break; /* (a block of bytes 80..FF has no lone byte) */
+        /* each lone byte's unit: the ends before it are the units before it */
+        for (; lone != 0; lone &= lone - 1) {
+            size_t j = o + (size_t)__builtin_popcountll(e & ((lone & -lone) - 1));
+            if (wide)
+                dst32[j] = UTF8KIT_REPLACEMENT_CHARACTER;
+            else
+                dst[j] = be ? 0xFDFFu : 0xFFFDu;
+            rep++;
+        }
+        o += u;
+        done = b + 64 - (size_t)__builtin_clzll(e);
+        prev = w;
+        pm2 = m2;
+        pe0 = e0;
+        b += VW;
+    }
+    if (b == *donep)
+        return false;
+    *donep = done;
+    *odp = o;
+    *repp = rep;
+    return true;
+}
+
+/* The error that the block loop or u8k_pext_four handed over under
+ * U8K_REPL, from *done (a character start after valid text, *od units
+ * stored): lone bytes (u8k_pext_lone), else the one error that
+ * u8k_units_replace replaces. Either way the blocks go on from the new
+ * *done, with nothing pending; false when the kernel must stop there.
+ * (It takes the arguments of u8k_units_replace, so that the block
+ * loop's caller is as it was: with a call that passed the loop's whole
+ * state, valid text converted 5-9% slower under REPLACE.) */
+static U8K_NOINLINE bool u8k_pext_repair(const unsigned char *src, size_t len, size_t *done,
+                                         size_t *od, void *out, size_t cap, unsigned flags,
+                                         bool wide, size_t *rep)
+{
+    if (u8k_pext_lone(src, len, done, od, out, cap, flags, wide, rep))
+        return true;
+    return u8k_units_replace(src, len, done, od, out, cap, flags, wide, rep);
+}
+
 /* The block loop is a function of its own, entered at the first block
  * that is not all ASCII: a short input, or a run of ASCII blocks ahead
  * of the rest, does not pay its set-up (stack frame, constants). Before
@@ -519,7 +623,7 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
             if (!(flags & U8K_REPL))
                 break;
         }
-        if (!u8k_units_replace(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep))
+        if (!u8k_pext_repair(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep))
             break;
         at.b = at.done;
         at.o = at.od;
