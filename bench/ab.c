@@ -62,6 +62,7 @@ static const struct {
     {"utf8>utf32/r", "utf8kit_utf8_to_utf32", OP_U32, 1, UTF8KIT_REPLACE},
     {"utf16le>utf8/r", "utf8kit_utf16le_to_utf8", OP_F16, 2, UTF8KIT_REPLACE},
     {"utf32>utf8/r", "utf8kit_utf32_to_utf8", OP_F32, 4, UTF8KIT_REPLACE},
+    {"repair", "utf8kit_repair", OP_TL, 1, UTF8KIT_REPLACE},
 };
 
 typedef void (*fn_any)(void);

@@ -37,12 +37,27 @@ static utf8kit_result u8_valid_part(const u8k_kernels *k, const unsigned char *s
 }
 
 /* UTF-8 to UTF-8: the valid stretch found by the validator is copied as
- * it is, cut at a character boundary if the output is short. */
+ * it is, cut at a character boundary if the output is short. Under
+ * U8K_REPL (the substitute is U+FFFD: see drive), a kernel with
+ * utf8_repair takes what it can first, lone bytes replaced. */
 static utf8kit_result u8_copy(const u8k_kernels *k, const unsigned char *s, size_t n,
                               unsigned char *d, size_t cap, unsigned flags)
 {
-    utf8kit_result v = u8_valid_part(k, s, n, flags);
-    size_t m = v.read;
+    utf8kit_result v;
+    size_t m;
+    if ((flags & U8K_REPL) && k->utf8_repair != NULL && d != NULL) {
+        utf8kit_result f = k->utf8_repair(s, n, d, cap);
+        size_t a = u8k_read_apart(&f), wa = f.written;
+        if (a > 0) {
+            v = u8_copy(k, s + a, n - a, d + wa, cap - wa, flags & ~U8K_REPL);
+            v.read += a;
+            v.written += wa;
+            v.replaced += f.replaced;
+            return v;
+        }
+    }
+    v = u8_valid_part(k, s, n, flags);
+    m = v.read;
     if (m > cap) {
         /* s[0..v.read) is valid, so backing up over continuation bytes
          * (at most 3) lands on the start of the character that does not
@@ -171,6 +186,12 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
         flags |= U8K_TRUSTED;
+    /* UTF-8 to UTF-8 with U+FFFD for each error (utf8kit_repair): after
+     * the first error, a kernel may replace lone bytes itself (u8_copy).
+     * (Not on the first call: valid text is copied as it was.) */
+    if (p == P_U8_U8 && pol == UTF8KIT_REPLACE && x != NULL && x->repl_len == 3 &&
+        memcmp(x->repl, "\xEF\xBF\xBD", 3) == 0)
+        repl = U8K_REPL;
     for (;;) {
         /* Each call's result is read a field at a time (take) from where
          * the kernel wrote it: copied whole, it would be read back as

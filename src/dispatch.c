@@ -29,6 +29,7 @@ const u8k_kernels u8k_scalar_kernels = {
     u8k_scalar_latin1_to_utf8,
     u8k_scalar_utf8_to_latin1,
     u8k_scalar_count_assume_valid,
+    NULL,
 };
 
 #ifdef UTF8KIT_HAVE_X86_SIMD
@@ -260,6 +261,7 @@ static const u8k_kernels first_kernels = {
     first_latin1_to_utf8,
     first_utf8_to_latin1,
     first_count_assume_valid,
+    NULL, /* (only where it helps: u8_copy in convert.c goes on without) */
 };
 
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */

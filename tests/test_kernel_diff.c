@@ -903,6 +903,24 @@ static void edge_matrix_lone(int q)
             o.kind = OP_REPAIR;
             check_op(&o, gbuf, n, "lone bytes");
         }
+    /* Lone bytes, then more than 32 blocks of valid text of every width
+     * (after which the AVX-512 repair kernel hands back), then lone bytes
+     * again, at four alignments. */
+    for (p = 0; p < 4; p++) {
+        struct op o;
+        size_t n = 0, k;
+        for (k = 0; k < 300 + p; k++)
+            gbuf[n++] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
+        n = fill8(gbuf, n, n + 3000, 4);
+        for (k = 0; k < 300; k++)
+            gbuf[n++] = k % 19 == 5 ? 0xFC : (unsigned char)('a' + k % 26);
+        memset(&o, 0, sizeof o);
+        o.opt.policy = UTF8KIT_REPLACE;
+        o.kind = OP_REPAIR;
+        check_op(&o, gbuf, n, "lone bytes, long");
+        o.kind = OP_U8_16LE;
+        check_op(&o, gbuf, n, "lone bytes, long");
+    }
 }
 
 /* The same for UTF-16: units of one class (0 ASCII, 1 below U+0800, 2 BMP

@@ -287,4 +287,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_latin1_to_utf8_shuffle,
     simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,
+    NULL,
 };

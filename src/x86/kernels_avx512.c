@@ -131,6 +131,7 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #include "simd/compress.h"
 #include "simd/compress_to_utf8.h"
 #include "simd/latin1_avx512.h"
+#include "simd/repair_avx512.h"
 
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
@@ -147,4 +148,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_latin1_to_utf8_vbmi2,
     simd_utf8_to_latin1_vbmi2,
     simd_count_assume_valid,
+    simd_utf8_repair_vbmi2,
 };

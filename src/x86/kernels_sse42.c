@@ -257,4 +257,5 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_latin1_to_utf8_shuffle,
     simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,
+    NULL,
 };
