@@ -874,6 +874,20 @@ static void edge_matrix8(int q)
  * lone E9 every 23 bytes, so that every block is one with errors: lone
  * bytes next to the sequence, across the edges of 64-byte blocks, and
  * sequences whose maximal subparts are longer than a byte. */
+/* UTF-8 s[0..n) under REPLACE to UTF-16LE/BE and UTF-32, and repaired. */
+static void check_replacing(const unsigned char *s, size_t n, const char *gen)
+{
+    static const enum op_kind kinds[] = {OP_U8_16LE, OP_U8_16BE, OP_U8_32, OP_REPAIR};
+    struct op o;
+    size_t k;
+    memset(&o, 0, sizeof o);
+    o.opt.policy = UTF8KIT_REPLACE;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        o.kind = kinds[k];
+        check_op(&o, s, n, gen);
+    }
+}
+
 static void edge_matrix_lone(int q)
 {
     static const char *const seqs[] = {
@@ -883,7 +897,6 @@ static void edge_matrix_lone(int q)
     size_t p, si;
     for (p = 0; p <= 140; p++)
         for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++) {
-            struct op o;
             size_t n = 200, k, sl;
             unsigned char sq[8];
             if (q && (p + si) % 3)
@@ -892,34 +905,19 @@ static void edge_matrix_lone(int q)
                 gbuf[k] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
             sl = from_hex(seqs[si], sq);
             memcpy(gbuf + p, sq, sl);
-            memset(&o, 0, sizeof o);
-            o.opt.policy = UTF8KIT_REPLACE;
-            o.kind = OP_U8_16LE;
-            check_op(&o, gbuf, n, "lone bytes");
-            o.kind = OP_U8_16BE;
-            check_op(&o, gbuf, n, "lone bytes");
-            o.kind = OP_U8_32;
-            check_op(&o, gbuf, n, "lone bytes");
-            o.kind = OP_REPAIR;
-            check_op(&o, gbuf, n, "lone bytes");
+            check_replacing(gbuf, n, "lone bytes");
         }
     /* Lone bytes, then more than 32 blocks of valid text of every width
      * (after which the AVX-512 repair kernel hands back), then lone bytes
      * again, at four alignments. */
     for (p = 0; p < 4; p++) {
-        struct op o;
         size_t n = 0, k;
         for (k = 0; k < 300 + p; k++)
             gbuf[n++] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
         n = fill8(gbuf, n, n + 3000, 4);
         for (k = 0; k < 300; k++)
             gbuf[n++] = k % 19 == 5 ? 0xFC : (unsigned char)('a' + k % 26);
-        memset(&o, 0, sizeof o);
-        o.opt.policy = UTF8KIT_REPLACE;
-        o.kind = OP_REPAIR;
-        check_op(&o, gbuf, n, "lone bytes, long");
-        o.kind = OP_U8_16LE;
-        check_op(&o, gbuf, n, "lone bytes, long");
+        check_replacing(gbuf, n, "lone bytes, long");
     }
 }
 

@@ -764,6 +764,17 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
     return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
 }
 
+/* The lone bytes of block w (high: its bytes 80..FF) as a mask: leads
+ * C0..FF with no tail after them, tails after an ASCII byte. next: the
+ * byte after the block; prev: the block before it (its last byte is the
+ * one before w; zeros when nothing is pending there). */
+U8K_INLINE uint64_t u8k_lone_bytes(__m512i w, uint64_t high, unsigned char next, __m512i prev)
+{
+    uint64_t tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
+    uint64_t after = (uint64_t)((unsigned)next - 0x80 < 0x40) << 63;
+    return (high & ~tail & ~(tail >> 1 | after)) | (tail & ~(high << 1 | v_high(prev) >> 63));
+}
+
 /* Under U8K_REPL, where the block loop found an error: the commonest
  * error in text that is not UTF-8 (Latin-1 or windows-1252 read as
  * UTF-8) is a letter C0..FF that no tail 80..BF follows. Whatever came
@@ -795,13 +806,7 @@ U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, size_t *don
     u8k_vinit(&st);
     while (b + 64 < len && o + 64 <= cap) {
         __m512i w = v_load(src + b);
-        uint64_t high = v_high(w), tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-        /* whether the byte after the block is a tail 80..BF */
-        uint64_t after = (uint64_t)((unsigned)src[b + 64] - 0x80 < 0x40) << 63;
-        /* leads C0..FF with no tail after them, tails after an ASCII byte
-         * (the byte before the block is the last of bf.prev) */
-        uint64_t lone = (high & ~tail & ~(tail >> 1 | after)) |
-                        (tail & ~(high << 1 | v_high(bf.prev) >> 63));
+        uint64_t high = v_high(w), lone = u8k_lone_bytes(w, high, src[b + 64], bf.prev);
         u8k_units u;
         unsigned n;
         int kind;
@@ -840,22 +845,7 @@ U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, size_t *don
     return true;
 }
 
-/* The input error that the block loop handed over under U8K_REPL, from
- * *done (a character start after valid text, *od units stored): lone
- * bytes (u8k_units_lone), else the one error that u8k_units_replace
- * replaces. Either way the blocks go on from the new *done, with nothing
- * pending; false when the kernel must stop there. (It takes the
- * arguments of u8k_units_replace, so that the block loop's caller is as
- * it was: with a call that passed the loop's whole state, valid text
- * converted up to 3% slower.) */
-static U8K_NOINLINE bool u8k_units_repair(const unsigned char *src, size_t len, size_t *done,
-                                          size_t *od, void *out, size_t cap, unsigned flags,
-                                          bool wide, size_t *rep)
-{
-    if (u8k_units_lone(src, len, done, od, out, cap, flags, wide, rep))
-        return true;
-    return u8k_units_replace(src, len, done, od, out, cap, flags, wide, rep);
-}
+U8K_REPAIR_STEP(u8k_units_repair, u8k_units_lone)
 
 /* The block loop, and what it hands over: a run of 4-byte characters
  * from done, then the blocks go on from where it stopped (a character

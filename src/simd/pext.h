@@ -579,22 +579,8 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
     return true;
 }
 
-/* The error that the block loop or u8k_pext_four handed over under
- * U8K_REPL, from *done (a character start after valid text, *od units
- * stored): lone bytes (u8k_pext_lone), else the one error that
- * u8k_units_replace replaces. Either way the blocks go on from the new
- * *done, with nothing pending; false when the kernel must stop there.
- * (It takes the arguments of u8k_units_replace, so that the block
- * loop's caller is as it was: with a call that passed the loop's whole
- * state, valid text converted 5-9% slower under REPLACE.) */
-static U8K_NOINLINE bool u8k_pext_repair(const unsigned char *src, size_t len, size_t *done,
-                                         size_t *od, void *out, size_t cap, unsigned flags,
-                                         bool wide, size_t *rep)
-{
-    if (u8k_pext_lone(src, len, done, od, out, cap, flags, wide, rep))
-        return true;
-    return u8k_units_replace(src, len, done, od, out, cap, flags, wide, rep);
-}
+/* (after an error of the block loop or of u8k_pext_four) */
+U8K_REPAIR_STEP(u8k_pext_repair, u8k_pext_lone)
 
 /* The block loop is a function of its own, entered at the first block
  * that is not all ASCII: a short input, or a run of ASCII blocks ahead

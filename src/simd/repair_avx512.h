@@ -1,7 +1,8 @@
 /*
  * simd/repair_avx512.h - UTF-8 -> UTF-8 under REPLACE with U+FFFD
  * (utf8kit_repair) for AVX-512, on text with many errors. Included by
- * src/x86/kernels_avx512.c after simd/validate.h.
+ * src/x86/kernels_avx512.c after simd/compress.h (u8k_lone_bytes) and
+ * simd/latin1_avx512.h (u8k_low_bits).
  *
  * Valid 64-byte blocks are copied as they are. A block with an error is
  * tried with its lone bytes made spaces (as in simd/compress.h,
@@ -51,7 +52,7 @@ static utf8kit_result simd_utf8_repair_vbmi2(const unsigned char *s, size_t len,
      * starts */
     while (i + 64 < len && cap - o >= 256 && quiet < U8K_REPAIR_QUIET) {
         __m512i w = v_load(s + i), w2;
-        uint64_t high = v_high(w), tail, after, lone, a = 0;
+        uint64_t high = v_high(w), lone, a = 0;
         unsigned char *q = d + o;
         quiet++;
         if (high == 0) {
@@ -62,10 +63,7 @@ static utf8kit_result simd_utf8_repair_vbmi2(const unsigned char *s, size_t len,
             v_store(q, w);
         } else {
             quiet = 0;
-            tail = _mm512_cmplt_epi8_mask(w, _mm512_set1_epi8(-64));
-            after = (uint64_t)((unsigned)s[i + 64] - 0x80 < 0x40) << 63;
-            lone = (high & ~tail & ~(tail >> 1 | after)) |
-                   (tail & ~(high << 1 | v_high(prev) >> 63));
+            lone = u8k_lone_bytes(w, high, s[i + 64], prev);
             if (lone == 0)
                 break;
             w2 = _mm512_mask_mov_epi8(w, lone, v_splat_k(0x20));
