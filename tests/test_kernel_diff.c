@@ -867,13 +867,6 @@ static void edge_matrix8(int q)
                         }
 }
 
-/* Text that is not UTF-8 (Latin-1 read as UTF-8) has errors in most
- * blocks, most of them a byte 80..FF between ASCII bytes, which the
- * AVX-512 kernel replaces in the vector unit. Here a byte sequence of
- * `seqs` is placed at every offset 0..140 of ASCII text that holds a
- * lone E9 every 23 bytes, so that every block is one with errors: lone
- * bytes next to the sequence, across the edges of 64-byte blocks, and
- * sequences whose maximal subparts are longer than a byte. */
 /* UTF-8 s[0..n) under REPLACE to UTF-16LE/BE and UTF-32, and repaired. */
 static void check_replacing(const unsigned char *s, size_t n, const char *gen)
 {
@@ -888,6 +881,14 @@ static void check_replacing(const unsigned char *s, size_t n, const char *gen)
     }
 }
 
+/* Text that is not UTF-8 (Latin-1 read as UTF-8) has errors in most
+ * blocks, most of them lone bytes (a lead with no tail after it, a tail
+ * after ASCII), which the AVX-512 and AVX2 kernels replace in the vector
+ * unit (and AVX-512's repair kernel too). Here a byte sequence of
+ * `seqs` is placed at every offset 0..140 of ASCII text that holds a
+ * lone E9 every 23 bytes, so that every block is one with errors: lone
+ * bytes next to the sequence, across the edges of 64-byte blocks, and
+ * sequences whose maximal subparts are longer than a byte. */
 static void edge_matrix_lone(int q)
 {
     static const char *const seqs[] = {

@@ -542,6 +542,8 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
         U8K_PEXT_MASKS(w, pm2, pe0, st, k);
         (void)high;
         (void)lead;
+        /* the checks and ends of the block loop (each path with its
+         * own call: with `kind` a variable, 6% slower to UTF-16) */
         if ((e0 | pe0 >> (VW - 2)) == 0) {
             if (v_any(u8k_vcheck2_two(&st, w, prev)))
                 break;
@@ -554,7 +556,8 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
             u = u8k_block_units(&k, w, prev, e, 3, be, wide, dst + o, dst32 + o);
         }
         if (e == 0)
-            break; /* (a block of bytes 80..FF has no lone byte) */
+            break; /* (never after a check: the lone bytes end characters;
+                    * what was stored past o is overwritten later) */
         /* each lone byte's unit: the ends before it are the units before it */
         for (; lone != 0; lone &= lone - 1) {
             size_t j = o + (size_t)__builtin_popcountll(e & ((lone & -lone) - 1));
