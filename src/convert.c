@@ -123,6 +123,17 @@ U8K_INLINE unsigned repl_flag(enum pair p, utf8kit_policy pol)
                : 0;
 }
 
+/* The same for UTF-8 to UTF-8 (u8_copy) when the substitute x is U+FFFD
+ * (utf8kit_repair), passed by drive() only: after the first error, not
+ * on the first call, so that valid text is copied as it was. */
+U8K_INLINE unsigned repair_flag(enum pair p, utf8kit_policy pol, const struct u8k_subst *x)
+{
+    return p == P_U8_U8 && pol == UTF8KIT_REPLACE && x != NULL && x->repl_len == 3 &&
+                   memcmp(x->repl, "\xEF\xBF\xBD", 3) == 0
+               ? U8K_REPL
+               : 0;
+}
+
 /* Measuring (dst == NULL): the length kernels where there are some, else
  * the kernel itself into a small scratch buffer, chunk after chunk (it
  * stops at a character boundary each time the scratch is full). */
@@ -181,17 +192,11 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     unsigned char *d = dst;
     size_t isz = in_size[p], osz = out_size[p];
     size_t pos = 0, w = 0, replaced = 0, el;
-    unsigned repl = repl_flag(p, pol);
+    unsigned repl = repl_flag(p, pol) | repair_flag(p, pol, x);
     utf8kit_status st;
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
         flags |= U8K_TRUSTED;
-    /* UTF-8 to UTF-8 with U+FFFD for each error (utf8kit_repair): after
-     * the first error, a kernel may replace lone bytes itself (u8_copy).
-     * (Not on the first call: valid text is copied as it was.) */
-    if (p == P_U8_U8 && pol == UTF8KIT_REPLACE && x != NULL && x->repl_len == 3 &&
-        memcmp(x->repl, "\xEF\xBF\xBD", 3) == 0)
-        repl = U8K_REPL;
     for (;;) {
         /* Each call's result is read a field at a time (take) from where
          * the kernel wrote it: copied whole, it would be read back as

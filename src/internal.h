@@ -93,7 +93,10 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
  * for an input error itself and go on, counting it in .replaced, exactly
  * as the driver would (one U+FFFD for the error_len units of the scalar
  * kernel's report); it still returns any error it does not replace, and
- * a kernel may ignore the flag altogether. */
+ * a kernel may ignore the flag altogether. The scalar kernels do (they
+ * read U8K_BE and U8K_TRUSTED only), so the SIMD kernels pass them their
+ * flags as they are: the scalar kernel always stops at the first error
+ * and reports it. */
 #define U8K_REPL 4u
 
 /*

@@ -367,7 +367,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
              * kernel reports it (under U8K_TRUSTED it replaces it and we
              * go on; under U8K_REPL we do). */
             size_t j = u8k_stretch16(src, len, i, be);
-            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
+            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
@@ -387,7 +387,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_512(const uint16_t *src, size_t len,
 full:
     /* The room runs out within this block, or an error needs the
      * scalar kernel's report on the whole rest. */
-    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift_rep(r, i, o, rep);
 }
 
@@ -533,7 +533,7 @@ static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, u
                                     _mm512_set1_epi32(0x800)) |
             _mm512_cmpgt_epu32_mask(c, _mm512_set1_epi32(0x10FFFF))) {
             size_t j = len - i > 16 ? i + 16 : len;
-            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
+            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
@@ -555,7 +555,7 @@ static utf8kit_result u8k_utf32_to_utf8_vbmi2(const uint32_t *src, size_t len, u
         o += n;
     }
     /* the end, or a block that does not fit: the scalar kernel */
-    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift_rep(r, i, o, rep);
 }
 

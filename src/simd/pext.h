@@ -477,7 +477,6 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
 #endif
     }
 rest:
-    flags &= ~U8K_REPL; /* the scalar kernel is STRICT */
     r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)
              : u8k_scalar_utf8_to_utf16(src + done, len - done, dst + od, cap - od, flags);
     return u8k_shift(r, done, od);
@@ -619,7 +618,6 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
         at.prev = v_splat(0);
         at.pm2 = at.pe0 = at.pf0 = 0;
     }
-    flags &= ~U8K_REPL; /* the scalar kernel is STRICT */
     {
         utf8kit_result r =
             wide ? u8k_scalar_utf8_to_utf32(src + at.done, len - at.done, (uint32_t *)out + at.od,

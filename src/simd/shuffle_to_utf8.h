@@ -465,7 +465,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
                 continue;
             }
             j = u8k_stretch16(src, len, i, be);
-            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
+            r = u8k_scalar_utf16_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
@@ -493,7 +493,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
             return u8k_res_rep(UTF8KIT_OK, len, o + (len - i), rep);
         }
     }
-    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    r = u8k_scalar_utf16_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift_rep(r, i, o, rep);
 }
 
@@ -601,7 +601,7 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
                 i += 16;
                 continue;
             }
-            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags & ~U8K_REPL);
+            r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
             if (r.status == UTF8KIT_OK) {
                 i = j;
                 o += r.written;
@@ -625,7 +625,7 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
             return u8k_res_rep(UTF8KIT_OK, len, o + (len - i), rep);
         }
     }
-    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags & ~U8K_REPL);
+    r = u8k_scalar_utf32_to_utf8(src + i, len - i, dst + o, cap - o, flags);
     return u8k_to8_shift_rep(r, i, o, rep);
 }
 

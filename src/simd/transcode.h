@@ -120,11 +120,10 @@ static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len,
                                            size_t *od, void *out, size_t cap, unsigned flags,
                                            bool wide, size_t *rep)
 {
-    unsigned f = flags & ~U8K_REPL;
     size_t d = *done, u = *od, rd, w;
     utf8kit_result r =
-        wide ? u8k_scalar_utf8_to_utf32(src + d, len - d, (uint32_t *)out + u, cap - u, f)
-             : u8k_scalar_utf8_to_utf16(src + d, len - d, (uint16_t *)out + u, cap - u, f);
+        wide ? u8k_scalar_utf8_to_utf32(src + d, len - d, (uint32_t *)out + u, cap - u, flags)
+             : u8k_scalar_utf8_to_utf16(src + d, len - d, (uint16_t *)out + u, cap - u, flags);
     rd = u8k_read_apart(&r);
     w = u + r.written;
     if (!u8k_repl_error(r.status) || w >= cap)
