@@ -178,6 +178,28 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     }
 }
 
+/* Scalar windows. Under REPLACE and SKIP, each error that a kernel does
+ * not replace itself brings it back here, and the driver calls it again
+ * after the error: SSE4.2 and NEON for UTF-8 -> UTF-16/32, every SIMD
+ * kernel but AVX-512's for UTF-8 -> UTF-8, all of them for UTF-8 ->
+ * Latin-1. Such a call sets up its blocks again for a few characters,
+ * and goes back to the start of the block that holds the next error. On
+ * text with an error every 50-130 bytes (Latin-1 read as UTF-8) SSE4.2
+ * was at 0.6-0.9x the scalar kernel. So after U8K_DENSE_RUN calls in a
+ * row that each found an error within U8K_DENSE units of their start,
+ * the next call is the scalar kernel on at most U8K_WINDOW units; the
+ * SIMD kernel takes over again after a call that goes further. (One
+ * such call is not enough: text with rare errors often has two close
+ * together, and a window after them cost it 8%.)
+ * Only from UTF-8, where the end of a window changes nothing: a
+ * character or an error inside the window decodes as in the whole input
+ * (a maximal invalid subpart ends at the byte that breaks it), and one
+ * cut by the end of the window reads as TRUNCATED there, which the
+ * driver does not count as an error: it goes on from its first byte. */
+#define U8K_DENSE 128
+#define U8K_DENSE_RUN 2
+#define U8K_WINDOW 256
+
 /* The typed driver. Counts are in units of the pair. x: what REPLACE
  * writes; NULL for the typed functions' '?' in encoding `to`. first: the
  * result of a first call of the kernel on the whole input (an input
@@ -191,8 +213,11 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     const unsigned char *s = src;
     unsigned char *d = dst;
     size_t isz = in_size[p], osz = out_size[p];
-    size_t pos = 0, w = 0, replaced = 0, el;
+    size_t pos = 0, w = 0, replaced = 0, el, pos0 = 0;
     unsigned repl = repl_flag(p, pol) | repair_flag(p, pol, x);
+    /* scalar windows (above): writing, from UTF-8, with a SIMD kernel */
+    bool windows = d != NULL && k != &u8k_scalar_kernels && isz == 1 && p != P_L1_U8;
+    unsigned dense = 0; /* calls in a row that found an error near their start */
     utf8kit_status st;
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
@@ -204,9 +229,20 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
         if (first != NULL) {
             take(first, &st, &el, &pos, &w, &replaced);
             first = NULL;
+        } else if (dense >= U8K_DENSE_RUN && len - pos > U8K_WINDOW) {
+            utf8kit_result t = call_kernel(&u8k_scalar_kernels, p, s + pos, U8K_WINDOW,
+                                           d + w * osz, cap - w, flags);
+            pos0 = pos;
+            take(&t, &st, &el, &pos, &w, &replaced);
+            if (st == UTF8KIT_OK ||
+                (st == UTF8KIT_ERR_TRUNCATED && pos + el == pos0 + U8K_WINDOW)) {
+                dense = 0; /* at the end of the window, not of the input */
+                continue;
+            }
         } else if (d != NULL) {
             utf8kit_result t = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
                                            flags | repl);
+            pos0 = pos;
             take(&t, &st, &el, &pos, &w, &replaced);
         } else {
             utf8kit_result t = measure(k, p, s + pos * isz, len - pos, flags);
@@ -240,6 +276,7 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
             w += units;
         }
         replaced++;
+        dense = windows && pos - pos0 < U8K_DENSE ? dense + 1 : 0;
         /* error_len >= 1 by the kernel contract; never loop on a bad one */
         pos += el ? el : 1;
     }

@@ -922,6 +922,55 @@ static void edge_matrix_lone(int q)
     }
 }
 
+/* Errors that the kernels hand back to the driver close together make it
+ * call the scalar kernel on windows of 256 bytes (convert.c, "Scalar
+ * windows"), whose ends must change nothing. Here 40 errors three bytes
+ * apart (past which a window starts) are followed by text of one class
+ * after 0..3 ASCII bytes, with a sequence of `seqs` starting 0..4 bytes
+ * before the window's end, under REPLACE and SKIP for the conversions
+ * from UTF-8 that the driver loops on. */
+static void edge_matrix_windows(int q)
+{
+    static const char *const seqs[] = {"41",          "C3 A9", "E4 B8 80", "F0 9F 98 80",
+                                       "E1 80",       "F0 9F 98", "C2",    "C0 80",
+                                       "ED A0 80",    "80"};
+    /* (OP_CONVERT: UTF-8 -> UTF-8, the repair's driver under SKIP too) */
+    static const enum op_kind kinds[] = {OP_U8_16LE, OP_U8_32, OP_U8_L1, OP_REPAIR, OP_CONVERT};
+    size_t at, si, kd, pre;
+    int cls;
+    unsigned char sq[8];
+    for (cls = 0; cls < 5; cls++)
+        for (pre = 0; pre < 4; pre++)
+            for (at = 0; at <= 4; at++)
+                for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++) {
+                    size_t n = 0, k, start, sl;
+                    if (q && (cls + pre + at + si) % 3)
+                        continue;
+                    for (k = 0; k < 40; k++) {
+                        gbuf[n++] = 'a';
+                        gbuf[n++] = 'b';
+                        gbuf[n++] = 0xE9;
+                    }
+                    start = n;
+                    while (n < start + pre)
+                        gbuf[n++] = 'x';
+                    n = fill8(gbuf, n, start + 256 - at, cls);
+                    sl = from_hex(seqs[si], sq);
+                    memcpy(gbuf + n, sq, sl);
+                    n = fill8(gbuf, n + sl, n + sl + 40, cls);
+                    for (kd = 0; kd < sizeof kinds / sizeof kinds[0]; kd++) {
+                        struct op o;
+                        memset(&o, 0, sizeof o);
+                        o.kind = kinds[kd];
+                        o.from = o.to = UTF8KIT_UTF8;
+                        for (o.opt.policy = UTF8KIT_REPLACE; o.opt.policy <= UTF8KIT_SKIP;
+                             o.opt.policy++)
+                            if (o.kind != OP_REPAIR || o.opt.policy == UTF8KIT_REPLACE)
+                                check_op(&o, gbuf, n, "scalar windows");
+                    }
+                }
+}
+
 /* The same for UTF-16: units of one class (0 ASCII, 1 below U+0800, 2 BMP
  * above, 3 pairs, 4 a mix) up to 0..2 units before an edge of 8, 16, 32
  * or 64 units, a lone or paired surrogate, then 40 units or the end. */
@@ -1016,6 +1065,7 @@ int main(void)
     if (!getenv("UTF8KIT_DIFF_NO_REGRESSIONS")) {
         edge_matrix8(q);
         edge_matrix_lone(q);
+        edge_matrix_windows(q);
         edge_matrix16(q);
         edge_matrix32(q);
     }
