@@ -266,6 +266,20 @@ static size_t enumerate_validate(const unsigned char *in, size_t len, struct err
 
 static char ctx[256]; /* what is being tested, for failure messages */
 
+/* Without stop_after_error, the stream's record of the most recent error
+ * after the last call: the last of the n errors in list (enumerate). */
+static void same_last(const struct outcome *got, const struct err *list, size_t n)
+{
+    if (n == 0 || n > 512)
+        return;
+    CHECK(got->last_kind == list[n - 1].kind && got->last_at == list[n - 1].at &&
+              got->last_len == list[n - 1].len,
+          "%s: last error %s at %llu len %zu, want %s at %llu len %zu", ctx,
+          utf8kit_status_name(got->last_kind), (unsigned long long)got->last_at, got->last_len,
+          utf8kit_status_name(list[n - 1].kind), (unsigned long long)list[n - 1].at,
+          list[n - 1].len);
+}
+
 /* Compares a streamed outcome with the one-shot one. */
 static void same(const struct outcome *want, const struct outcome *got, const utf8kit_options *opt,
                  bool measured)
@@ -642,6 +656,10 @@ static void random_tests(bool quick)
                      pl.measure ? " measuring" : "");
             if (streamed(from, to, in.p, in.n, &opt, &pl, &got)) {
                 same(&want, &got, &opt, pl.measure);
+                if (opt.policy != UTF8KIT_STRICT) {
+                    static struct err list[513];
+                    same_last(&got, list, enumerate(from, to, in.p, in.n, &opt, list, 513));
+                }
                 outcome_free(&got);
             }
             /* every error once, in order, as repeated STRICT conversions
@@ -668,6 +686,81 @@ static void random_tests(bool quick)
             free(in.p);
         }
     }
+}
+
+/* Plain REPLACE and SKIP convert the body of a chunk in one call and
+ * then look for its last error from the end back (stream.c,
+ * record_last_error): here the last error is followed by 0 to 300
+ * characters of valid text of each width, and preceded by random pieces,
+ * cut into chunks of several sizes. */
+static void last_error_tests(bool quick)
+{
+    static const struct {
+        utf8kit_encoding from, to;
+        const char *bad; /* an error of the form */
+        size_t blen;
+    } m[] = {
+        {UTF8KIT_UTF8, UTF8KIT_UTF16LE, "\xE1\x80", 2},
+        {UTF8KIT_UTF8, UTF8KIT_UTF8, "\xFF", 1},
+        {UTF8KIT_UTF8, UTF8KIT_LATIN1, "\xE2\x82\xAC", 3}, /* U+20AC: no Latin-1 */
+        {UTF8KIT_CESU8, UTF8KIT_UTF8, "\xED\xB0\x80", 3},
+        {UTF8KIT_MUTF8, UTF8KIT_UTF16LE, "\x00", 1},
+        {UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF32LE, "\xFE", 1},
+        {UTF8KIT_UTF16LE, UTF8KIT_UTF8, "\x00\xDC", 2},
+        {UTF8KIT_UTF16BE, UTF8KIT_UTF32LE, "\xD8\x00", 2},
+        {UTF8KIT_UTF32LE, UTF8KIT_UTF8, "\x00\x00\x11\x00", 4},
+        {UTF8KIT_LATIN1, UTF8KIT_ASCII, "\xE9", 1},
+    };
+    static const size_t tails[] = {0, 1, 20, 40, 63, 64, 65, 130, 300};
+    static const uint32_t widths[][2] = {{0x41, 0x7A}, {0xE0, 0xFF}, {0x4E00, 0x4E80},
+                                         {0x1F600, 0x1F640}};
+    size_t i, t, wd, c;
+    for (i = 0; i < sizeof m / sizeof m[0]; i++)
+        for (t = 0; t < sizeof tails / sizeof tails[0]; t++)
+            for (wd = 0; wd < 4; wd++) {
+                struct buf in = {0};
+                uint32_t cps[300];
+                unsigned char enc[1500];
+                size_t k, n;
+                if (quick && (i + t + wd) % 3)
+                    continue;
+                /* Latin-1 and ASCII hold only the first width */
+                if ((m[i].from == UTF8KIT_LATIN1 && wd > 0) ||
+                    (m[i].to == UTF8KIT_LATIN1 && wd > 1))
+                    continue;
+                for (k = 0; k < 12; k++)
+                    random_piece(m[i].from, &in);
+                buf_put(&in, m[i].bad, m[i].blen);
+                for (k = 0; k < tails[t]; k++)
+                    cps[k] = widths[wd][0] + (uint32_t)k % (widths[wd][1] - widths[wd][0]);
+                n = utf8kit_convert(UTF8KIT_UTF32, m[i].from, cps, tails[t] * 4, enc, sizeof enc,
+                                    NULL)
+                        .written;
+                buf_put(&in, enc, n);
+                for (c = 0; c < 6; c++) {
+                    static struct err list[513];
+                    utf8kit_options opt;
+                    struct outcome got;
+                    struct plan pl;
+                    size_t nl;
+                    memset(&opt, 0, sizeof opt);
+                    opt.policy = c % 2 ? UTF8KIT_SKIP : UTF8KIT_REPLACE;
+                    memset(&pl, 0, sizeof pl);
+                    pl.cut = c < 2 ? CUT_ONE : c < 4 ? CUT_AT : CUT_RANDOM;
+                    pl.at = in.n / 2;
+                    pl.max_chunk = 1 + rnd_below(200);
+                    pl.max_cap = 4096;
+                    snprintf(ctx, sizeof ctx, "last error %d->%d tail %zu width %zu plan %zu",
+                             (int)m[i].from, (int)m[i].to, tails[t], wd, c);
+                    nl = enumerate(m[i].from, m[i].to, in.p, in.n, &opt, list, 513);
+                    CHECK(nl > 0, "%s: no error", ctx);
+                    if (streamed(m[i].from, m[i].to, in.p, in.n, &opt, &pl, &got)) {
+                        same_last(&got, list, nl);
+                        outcome_free(&got);
+                    }
+                }
+                free(in.p);
+            }
 }
 
 /* ASSUME_VALID on valid input: the fast path gives the same output. */
@@ -772,6 +865,7 @@ static void motif_tests(bool quick)
                     opt.stop_after_error = false;
                     if (streamed(m[i].from, targets[t], s, n, &opt, &pl, &got)) {
                         same(&want, &got, &opt, false);
+                        same_last(&got, list, nl);
                         outcome_free(&got);
                     }
                     opt.stop_after_error = true;
@@ -959,6 +1053,7 @@ int main(void)
     }
     random_tests(test_quick());
     motif_tests(test_quick());
+    last_error_tests(test_quick());
     assume_valid_tests();
     return test_done("stream");
 }
