@@ -101,6 +101,36 @@ static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, 
     return f->failed;
 }
 
+/* --replace and --drop on UTF-8 go through a library stream from UTF-8 to
+ * UTF-8 under REPLACE or SKIP, whose kernels repair whole blocks at a time
+ * (the walk takes a call per error). Valid bytes come out as they are and
+ * each error as 3 bytes (U+FFFD) or none, so the invalid bytes are those
+ * fed less those of the output that are not substitutions. */
+typedef struct fix_stream {
+    utf8kit_stream st;
+    unsigned char *obuf;
+    uint64_t fed, out;
+} fix_stream;
+
+/* Feeds p[0..n) (the last bytes when final); false on a write error. */
+static bool fix_feed(fixer *f, fix_stream *fs, const unsigned char *p, size_t n, bool final)
+{
+    fs->fed += n;
+    for (;;) {
+        utf8kit_result r = utf8kit_stream_convert(&fs->st, p, n, fs->obuf, CLI_CONVERT_OUT, final);
+        if (r.written && !cli_output_write(f->out, fs->obuf, r.written))
+            return false;
+        fs->out += r.written;
+        p += r.read;
+        n -= r.read;
+        if (r.status != UTF8KIT_ERR_OUTPUT_TOO_SMALL)
+            break; /* OK: REPLACE and SKIP take any input */
+    }
+    f->errors = fs->st.errors;
+    f->bad_bytes = fs->fed - (fs->out - (f->mode == MODE_REPLACE ? 3 * f->errors : 0));
+    return true;
+}
+
 enum {
     O_OUT = 1, O_INPLACE, O_REPLACE, O_DROP, O_ESCAPE, O_LATIN1, O_CP1252, O_BOM, O_FORM,
     O_QUIET, O_PROG, O_NOPROG, O_HELP
@@ -125,12 +155,14 @@ int cmd_fix(int argc, char **argv)
     utf8kit_bom_policy bom = UTF8KIT_BOM_KEEP;
     cli_form form = CLI_FORM_UTF8;
     fixer f;
+    fix_stream fs;
     cli_input in;
     cli_output out;
     size_t keep = 0;
     static const char *mode_words[] = {"replaced by U+FFFD", "dropped", "escaped as \\xhh",
                                        "read as ISO-8859-1", "read as windows-1252"};
     memset(&f, 0, sizeof f);
+    memset(&fs, 0, sizeof fs);
     while ((id = cli_next(&a, opts)) != -1) {
         switch (id) {
         case -2: return CLI_EXIT_ERROR;
@@ -178,7 +210,17 @@ int cmd_fix(int argc, char **argv)
         return CLI_EXIT_ERROR;
     }
     f.out = &out;
-    {
+    if (form == CLI_FORM_UTF8 && (f.mode == MODE_REPLACE || f.mode == MODE_DROP)) {
+        utf8kit_options o;
+        memset(&o, 0, sizeof o);
+        o.policy = f.mode == MODE_REPLACE ? UTF8KIT_REPLACE : UTF8KIT_SKIP;
+        fs.obuf = malloc(CLI_CONVERT_OUT);
+        if (!fs.obuf || utf8kit_stream_init(&fs.st, UTF8KIT_UTF8, UTF8KIT_UTF8, &o) != UTF8KIT_OK) {
+            cli_error("fix", "out of memory");
+            f.failed = true;
+        }
+    }
+    if (!f.failed) {
         cli_visitor v = {&f, on_valid, on_error};
         bool first = true;
         for (;;) {
@@ -198,12 +240,19 @@ int cmd_fix(int argc, char **argv)
                 if (!had_bom && bom == UTF8KIT_BOM_ADD && !cli_output_write(&out, "\xEF\xBB\xBF", 3))
                     f.failed = true;
             }
-            keep = start + cli_walk(form, in.buf + start, in.len - start, in.len - start,
-                                    in.base + start, in.eof, &v, &stopped);
+            if (fs.obuf) {
+                if (!fix_feed(&f, &fs, in.buf + start, in.len - start, in.eof))
+                    f.failed = true;
+                keep = in.len;
+            } else {
+                keep = start + cli_walk(form, in.buf + start, in.len - start, in.len - start,
+                                        in.base + start, in.eof, &v, &stopped);
+            }
             if (f.failed || in.eof)
                 break;
         }
     }
+    free(fs.obuf);
     if (cli_output_finish(&out, f.failed) != 0) {
         cli_input_close(&in);
         return CLI_EXIT_ERROR;

@@ -340,6 +340,32 @@ r = run(["fix", f, "-o", path("fixbig.out")])
 check(r.returncode == 0 and read(path("fixbig.out")) == big.decode("utf-8", "replace").encode(),
       "fix -o on 3 MiB")
 check(b"invalid sequences" in r.stderr and b"replaced by U+FFFD" in r.stderr, "fix summary")
+
+
+# The summary's figures: CPython calls an error handler once per maximal
+# invalid subpart, whose bytes are object[start:end].
+def subparts(d):
+    seen = [0, 0]
+
+    def count(e):
+        seen[0] += 1
+        seen[1] += e.end - e.start
+        return ("", e.end)
+    codecs.register_error("u8k_count", count)
+    d.decode("utf-8", "u8k_count")
+    return seen
+
+
+for opt, word in (("--replace", b"replaced by U+FFFD"), ("--drop", b"dropped"),
+                  ("--escape", b"escaped")):
+    for name, d in (("3 MiB", big), ("small", b"a\xff\xe1\x80b\xc3"),
+                    ("Latin-1", "d\u00e9j\u00e0 vu \u00ab\u00a0x\u00a0\u00bb ".encode("latin-1") * 9000)):
+        n, nb = subparts(d)
+        r = run(["fix", opt, write("fixsum.txt", d), "-o", path("fixsum.out")])
+        want = b"%d invalid sequence%s (%d byte%s) %s" % (n, b"" if n == 1 else b"s", nb,
+                                                           b"" if nb == 1 else b"s", word)
+        check(r.returncode == 0 and want in r.stderr,
+              "fix %s summary on %s: %r, want %r" % (opt, name, r.stderr, want))
 r2 = run(["fix", "-q", "--progress", f])
 check(r2.returncode == 0 and r2.stdout == read(path("fixbig.out")), "--progress leaves stdout alone")
 check(run(["fix", "-q", "--no-progress", f]).stdout == r2.stdout, "--no-progress")
