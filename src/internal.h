@@ -140,7 +140,7 @@ typedef struct u8k_kernels {
     size_t (*count_assume_valid)(const unsigned char *s, size_t len, bool utf16);
     /* UTF-8 -> UTF-8 under REPLACE with U+FFFD, as far as the kernel
      * goes (status OK, read a character start; the caller goes on from
-     * there), or NULL: see simd/repair_avx512.h */
+     * there), or NULL: see simd/repair.h and simd/repair_avx512.h */
     utf8kit_result (*utf8_repair)(const unsigned char *src, size_t len, unsigned char *dst,
                                   size_t cap);
 } u8k_kernels;

@@ -271,6 +271,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v) { return v; }
 #include "simd/pext.h"
 #include "simd/shuffle_to_utf8.h"
 #include "simd/shuffle_latin1.h"
+#include "simd/repair.h"
 
 const u8k_kernels u8k_neon_kernels = {
     "neon",
@@ -287,5 +288,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_latin1_to_utf8_shuffle,
     simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,
-    NULL,
+    simd_utf8_repair,
 };
