@@ -1,20 +1,20 @@
 /*
  * simd/repair_avx512.h - UTF-8 -> UTF-8 under REPLACE with U+FFFD
  * (utf8kit_repair) for AVX-512, on text with many errors. Included by
- * src/x86/kernels_avx512.c after simd/compress.h (u8k_lone_bytes) and
- * simd/latin1_avx512.h (u8k_low_bits).
+ * src/x86/kernels_avx512.c after simd/compress.h (u8k_lone_bytes).
  *
  * Valid 64-byte blocks are copied as they are. A block with an error is
  * tried with its lone bytes made spaces (as in simd/compress.h,
  * u8k_units_lone: a lead C0..FF that no tail follows, or a tail right
  * after an ASCII byte, is one maximal invalid subpart of its own,
  * whatever came before it). When the check then passes, the block is
- * copied with each lone byte written as EF BF BD (U+FFFD), one compress
- * and one store per stretch between them. Any other error, a stretch of
- * valid blocks (U8K_REPAIR_QUIET), the last 64 bytes of the input and
- * the last 256 bytes of room are left to the caller, which goes on as
- * without this kernel (validation, copy, one U+FFFD per maximal
- * subpart), and calls it again after the next error.
+ * copied with each lone byte written as EF BF BD (U+FFFD), one load and
+ * one store per stretch between them (as simd/repair.h does: 8-13%
+ * faster than a compress of the block per stretch). Any other error, a
+ * stretch of valid blocks (U8K_REPAIR_QUIET), the last 128 bytes of the
+ * input and the last 256 bytes of room are left to the caller, which
+ * goes on as without this kernel (validation, copy, one U+FFFD per
+ * maximal subpart), and calls it again after the next error.
  */
 #ifndef UTF8KIT_SIMD_REPAIR_AVX512_H
 #define UTF8KIT_SIMD_REPAIR_AVX512_H
@@ -47,10 +47,10 @@ static utf8kit_result simd_utf8_repair_vbmi2(const unsigned char *s, size_t len,
     __m512i prev = _mm512_setzero_si512();
     u8k_vstate st;
     u8k_vinit(&st);
-    /* the byte after each block is read; a block writes at most 64 + 2 *
-     * 64 bytes, and its last store 64 bytes from where the last stretch
-     * starts */
-    while (i + 64 < len && cap - o >= 256 && quiet < U8K_REPAIR_QUIET) {
+    /* a block reads up to 127 bytes from its start (the last stretch's
+     * load), and writes at most 64 + 2 * 64 bytes, its last store 64
+     * bytes from where the last stretch starts */
+    while (i + 128 <= len && cap - o >= 256 && quiet < U8K_REPAIR_QUIET) {
         __m512i w = v_load(s + i), w2;
         uint64_t high = v_high(w), lone, a = 0;
         unsigned char *q = d + o;
@@ -70,12 +70,12 @@ static utf8kit_result simd_utf8_repair_vbmi2(const unsigned char *s, size_t len,
             if (v_any(u8k_vcheck2(&st, w2, prev)))
                 break;
             rep += (size_t)__builtin_popcountll(lone);
-            /* the stretches between the lone bytes, each packed to the
-             * front of a register and stored whole (what lies past it is
+            /* the stretches between the lone bytes, each loaded from
+             * where it starts and stored whole (what lies past it is
              * overwritten next) */
             for (; lone != 0; lone &= lone - 1) {
                 uint64_t j = (uint64_t)__builtin_ctzll(lone);
-                v_store(q, _mm512_maskz_compress_epi8(~u8k_low_bits(a), w));
+                v_store(q, v_load(s + i + a));
                 q += j - a;
                 q[0] = 0xEF;
                 q[1] = 0xBF;
@@ -83,7 +83,7 @@ static utf8kit_result simd_utf8_repair_vbmi2(const unsigned char *s, size_t len,
                 q += 3;
                 a = j + 1;
             }
-            v_store(q, _mm512_maskz_compress_epi8(~u8k_low_bits(a), w));
+            v_store(q, v_load(s + i + a));
             w = w2; /* what the next block is checked after */
         }
         o = (size_t)(q - d) + 64 - a;
