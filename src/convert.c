@@ -181,16 +181,17 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
 /* Scalar windows. Under REPLACE and SKIP, each error that a kernel does
  * not replace itself brings it back here, and the driver calls it again
  * after the error: SSE4.2 and NEON for UTF-8 -> UTF-16/32, all SIMD
- * kernels for UTF-8 -> Latin-1 and for SKIP, and for UTF-8 -> UTF-8 at
- * errors other than lone bytes (simd/repair.h). Such a call sets up its blocks again for a few characters,
- * and goes back to the start of the block that holds the next error. On
- * text with an error every 50-130 bytes (Latin-1 read as UTF-8) SSE4.2
- * was at 0.6-0.9x the scalar kernel. So after U8K_DENSE_RUN calls in a
- * row that each found an error within U8K_DENSE units of their start,
- * the next call is the scalar kernel on at most U8K_WINDOW units; the
- * SIMD kernel takes over again after a call that goes further. (One
- * such call is not enough: text with rare errors often has two close
- * together, and a window after them cost it 8%.)
+ * kernels for UTF-8 -> Latin-1 and under SKIP, and for UTF-8 -> UTF-8
+ * at errors other than lone bytes (simd/repair.h). Such a call sets up
+ * its blocks again for a few characters, and goes back to the start of
+ * the block that holds the next error. On text with an error every
+ * 50-130 bytes (Latin-1 read as UTF-8) SSE4.2 was at 0.6-0.9x the
+ * scalar kernel. So after U8K_DENSE_RUN calls in a row that each found
+ * an error within U8K_DENSE units of their start, the next call is the
+ * scalar kernel on at most U8K_WINDOW units; the SIMD kernel takes over
+ * again after a call that goes further. (One such call is not enough:
+ * text with rare errors often has two close together, and a window after
+ * them cost it 8%.)
  * Only from UTF-8, where the end of a window changes nothing: a
  * character or an error inside the window decodes as in the whole input
  * (a maximal invalid subpart ends at the byte that breaks it), and one
