@@ -315,37 +315,53 @@ static void edges(const utf8kit_stream *st, const unsigned char *s, size_t n, si
     }
 }
 
-/* Records the last error that starts in src[a..b), which holds at least
- * one (a and b are step boundaries, and the decoding may look on up to
- * `end`, as the conversion did): the errors of a window at the end, found
- * by STRICT calls, the window doubled until it has one. A call sees 8
- * bytes past b at most, enough for any error's extent and kind, so that
- * after OUTPUT_TOO_SMALL the rest of a long chunk is not read again. */
-static void record_last_error(struct call *c, size_t a, size_t b, size_t end)
+/* Records the errors that start in src[a + q..a + n), at most max of
+ * them (each replaces the one before in st->error_*), with STRICT calls
+ * that may look on up to src[a + lim): returns how many. q is a step
+ * boundary. */
+static size_t record_errors(struct call *c, size_t a, size_t q, size_t n, size_t lim, size_t max)
 {
     utf8kit_stream *st = c->st;
     const unsigned char *s = c->src + a;
-    size_t n = b - a, lim = end - b > 8 ? n + 8 : end - a, win;
-    for (win = 64;; win *= 2) {
-        size_t q = n > win ? sync(st->from, s, lim, n - win) : 0;
-        bool found = false;
-        while (q < n) {
-            utf8kit_result r = utf8kit_convert(st->from, st->to, s + q, lim - q, NULL, 0, NULL);
-            if (r.status == UTF8KIT_OK || r.error_len == 0 || q + r.read >= n)
-                break;
-            q += r.read;
-            st->error_offset = c->base + a + q;
-            st->error_len = r.error_len;
-            st->error_kind = r.status;
-            memset(st->error_bytes, 0, sizeof st->error_bytes);
-            memcpy(st->error_bytes, s + q,
-                   r.error_len < sizeof st->error_bytes ? r.error_len : sizeof st->error_bytes);
-            found = true;
-            q += r.error_len;
-        }
-        if (found || win >= n)
-            return;
+    size_t found = 0;
+    while (q < n && found < max) {
+        utf8kit_result r = utf8kit_convert(st->from, st->to, s + q, lim - q, NULL, 0, NULL);
+        if (r.status == UTF8KIT_OK || r.error_len == 0 || q + r.read >= n)
+            break;
+        q += r.read;
+        st->error_offset = c->base + a + q;
+        st->error_len = r.error_len;
+        st->error_kind = r.status;
+        memset(st->error_bytes, 0, sizeof st->error_bytes);
+        memcpy(st->error_bytes, s + q,
+               r.error_len < sizeof st->error_bytes ? r.error_len : sizeof st->error_bytes);
+        found++;
+        q += r.error_len;
     }
+    return found;
+}
+
+/* Records the last of the `count` errors that start in src[a..b) (a and
+ * b are step boundaries, and the decoding may look on up to `end`, as the
+ * conversion did). With many errors the last is most often near b: the
+ * errors of a window at the end are looked at, the window doubled up to
+ * 4 KiB. Otherwise the errors are walked from a up to the count-th: with
+ * one error at the start of a 64 KiB chunk, looking back from the end
+ * made a stream 2.3x slower than one call. A call sees 8 bytes past b at
+ * most, enough for any error's extent and kind, so that after
+ * OUTPUT_TOO_SMALL the rest of a long chunk is not read again. */
+static void record_last_error(struct call *c, size_t a, size_t b, size_t end, size_t count)
+{
+    size_t n = b - a, lim = end - b > 8 ? n + 8 : end - a, win;
+    if (count > 8)
+        for (win = 64; win <= 4096; win *= 2) {
+            size_t q = n > win ? sync(c->st->from, c->src + a, lim, n - win) : 0;
+            if (record_errors(c, a, q, n, lim, SIZE_MAX) > 0)
+                return;
+            if (q == 0)
+                break;
+        }
+    record_errors(c, a, 0, n, lim, count);
 }
 
 /* Converts src[rd..end) with utf8kit_convert, recording each error and
@@ -374,7 +390,7 @@ static utf8kit_status convert_to(struct call *c, size_t end)
         if (r.replaced > 0) {
             c->replaced += r.replaced;
             st->errors += r.replaced;
-            record_last_error(c, a, c->rd, end);
+            record_last_error(c, a, c->rd, end, r.replaced);
             st->state = (int)((unsigned)st->state & ~(unsigned)FLAG_PROVISIONAL);
         }
         return r.status;

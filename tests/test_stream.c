@@ -689,10 +689,11 @@ static void random_tests(bool quick)
 }
 
 /* Plain REPLACE and SKIP convert the body of a chunk in one call and
- * then look for its last error from the end back (stream.c,
- * record_last_error): here the last error is followed by 0 to 300
- * characters of valid text of each width, and preceded by random pieces,
- * cut into chunks of several sizes. */
+ * then look for its last error (stream.c, record_last_error: from the end
+ * back when the chunk has more than 8 errors, else from its start): here
+ * the last error is followed by 0 to 300 characters of valid text of
+ * each width, and preceded by 4 or 40 random pieces, cut into chunks of
+ * several sizes. */
 static void last_error_tests(bool quick)
 {
     static const struct {
@@ -704,7 +705,7 @@ static void last_error_tests(bool quick)
         {UTF8KIT_UTF8, UTF8KIT_UTF8, "\xFF", 1},
         {UTF8KIT_UTF8, UTF8KIT_LATIN1, "\xE2\x82\xAC", 3}, /* U+20AC: no Latin-1 */
         {UTF8KIT_CESU8, UTF8KIT_UTF8, "\xED\xB0\x80", 3},
-        {UTF8KIT_MUTF8, UTF8KIT_UTF16LE, "\x00", 1},
+        {UTF8KIT_MUTF8, UTF8KIT_UTF16LE, "\x80", 1},
         {UTF8KIT_UTF8_RFC2279, UTF8KIT_UTF32LE, "\xFE", 1},
         {UTF8KIT_UTF16LE, UTF8KIT_UTF8, "\x00\xDC", 2},
         {UTF8KIT_UTF16BE, UTF8KIT_UTF32LE, "\xD8\x00", 2},
@@ -714,21 +715,23 @@ static void last_error_tests(bool quick)
     static const size_t tails[] = {0, 1, 20, 40, 63, 64, 65, 130, 300};
     static const uint32_t widths[][2] = {{0x41, 0x7A}, {0xE0, 0xFF}, {0x4E00, 0x4E80},
                                          {0x1F600, 0x1F640}};
-    size_t i, t, wd, c;
+    size_t i, t, v, wd, c, np;
     for (i = 0; i < sizeof m / sizeof m[0]; i++)
         for (t = 0; t < sizeof tails / sizeof tails[0]; t++)
-            for (wd = 0; wd < 4; wd++) {
+            for (v = 0; v < 8; v++) {
                 struct buf in = {0};
                 uint32_t cps[300];
                 unsigned char enc[1500];
                 size_t k, n;
-                if (quick && (i + t + wd) % 3)
+                np = v < 4 ? 4 : 40;
+                wd = v % 4;
+                if (quick && (i + t + wd + np) % 3)
                     continue;
                 /* Latin-1 and ASCII hold only the first width */
                 if ((m[i].from == UTF8KIT_LATIN1 && wd > 0) ||
                     (m[i].to == UTF8KIT_LATIN1 && wd > 1))
                     continue;
-                for (k = 0; k < 12; k++)
+                for (k = 0; k < np; k++)
                     random_piece(m[i].from, &in);
                 buf_put(&in, m[i].bad, m[i].blen);
                 for (k = 0; k < tails[t]; k++)
@@ -750,8 +753,9 @@ static void last_error_tests(bool quick)
                     pl.at = in.n / 2;
                     pl.max_chunk = 1 + rnd_below(200);
                     pl.max_cap = 4096;
-                    snprintf(ctx, sizeof ctx, "last error %d->%d tail %zu width %zu plan %zu",
-                             (int)m[i].from, (int)m[i].to, tails[t], wd, c);
+                    snprintf(ctx, sizeof ctx,
+                             "last error %d->%d pieces %zu tail %zu width %zu plan %zu",
+                             (int)m[i].from, (int)m[i].to, np, tails[t], wd, c);
                     nl = enumerate(m[i].from, m[i].to, in.p, in.n, &opt, list, 513);
                     CHECK(nl > 0, "%s: no error", ctx);
                     if (streamed(m[i].from, m[i].to, in.p, in.n, &opt, &pl, &got)) {
