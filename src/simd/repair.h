@@ -71,6 +71,8 @@ static utf8kit_result simd_utf8_repair(const unsigned char *s, size_t len, unsig
             if (v_any(u8k_vcheck2(&st, w, prev)))
                 break;
             rep += (size_t)__builtin_popcountll(lone);
+            /* (the loop of simd/repair_avx512.h, written out in both:
+             * see there) */
             for (; lone != 0; lone &= lone - 1) {
                 size_t j = (size_t)__builtin_ctzll(lone);
                 v_store(q, v_load(s + i + a));
