@@ -688,6 +688,20 @@ static void random_tests(bool quick)
     }
 }
 
+/* The size of a unit of enc in bytes. */
+static size_t unit_of(utf8kit_encoding enc)
+{
+    switch (enc) {
+    case UTF8KIT_UTF16LE:
+    case UTF8KIT_UTF16BE:
+    case UTF8KIT_UCS2LE:
+    case UTF8KIT_UCS2BE: return 2;
+    case UTF8KIT_UTF32LE:
+    case UTF8KIT_UTF32BE: return 4;
+    default: return 1;
+    }
+}
+
 /* Plain REPLACE and SKIP convert the body of a chunk in one call and
  * then look for its last error (stream.c, record_last_error: from the end
  * back when the chunk has more than 8 errors, else from its start): here
@@ -721,7 +735,7 @@ static void last_error_tests(bool quick)
             for (v = 0; v < 8; v++) {
                 struct buf in = {0};
                 uint32_t cps[300];
-                unsigned char enc[1500];
+                unsigned char enc[1800]; /* 300 CESU-8 pairs */
                 size_t k, n;
                 np = v < 4 ? 4 : 40;
                 wd = v % 4;
@@ -733,6 +747,14 @@ static void last_error_tests(bool quick)
                     continue;
                 for (k = 0; k < np; k++)
                     random_piece(m[i].from, &in);
+                /* whole units again (a piece may cut one), and an 'A' that
+                 * nothing before can pair with the error */
+                while (in.n % unit_of(m[i].from))
+                    buf_put(&in, "", 1);
+                cps[0] = 'A';
+                buf_put(&in, enc,
+                        utf8kit_convert(UTF8KIT_UTF32, m[i].from, cps, 4, enc, sizeof enc, NULL)
+                            .written);
                 buf_put(&in, m[i].bad, m[i].blen);
                 for (k = 0; k < tails[t]; k++)
                     cps[k] = widths[wd][0] + (uint32_t)k % (widths[wd][1] - widths[wd][0]);
