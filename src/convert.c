@@ -124,8 +124,8 @@ U8K_INLINE unsigned repl_flag(enum pair p, utf8kit_policy pol)
 }
 
 /* The same for UTF-8 to UTF-8 (u8_copy) when the substitute x is U+FFFD
- * (utf8kit_repair), passed by drive() only: after the first error, not
- * on the first call, so that valid text is copied as it was. */
+ * (utf8kit_repair), passed by drive() only: utf8kit_repair's first call
+ * (replacing) goes without it, so that valid text is copied as it was. */
 U8K_INLINE unsigned repair_flag(enum pair p, utf8kit_policy pol, const struct u8k_subst *x)
 {
     return p == P_U8_U8 && pol == UTF8KIT_REPLACE && x != NULL && x->repl_len == 3 &&

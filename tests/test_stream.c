@@ -519,6 +519,20 @@ static size_t all_cases(const char *dir)
 
 /* ---- 3. random inputs ---------------------------------------------- */
 
+/* The size of a unit of enc in bytes. */
+static size_t unit_of(utf8kit_encoding enc)
+{
+    switch (enc) {
+    case UTF8KIT_UTF16LE:
+    case UTF8KIT_UTF16BE:
+    case UTF8KIT_UCS2LE:
+    case UTF8KIT_UCS2BE: return 2;
+    case UTF8KIT_UTF32LE:
+    case UTF8KIT_UTF32BE: return 4;
+    default: return 1;
+    }
+}
+
 /* Appends one random piece of input in the shape of encoding `enc`. */
 static void random_piece(utf8kit_encoding enc, struct buf *b)
 {
@@ -538,7 +552,7 @@ static void random_piece(utf8kit_encoding enc, struct buf *b)
     case UTF8KIT_UCS2BE:
     case UTF8KIT_UTF32LE:
     case UTF8KIT_UTF32BE: {
-        size_t unit = (enc == UTF8KIT_UTF32LE || enc == UTF8KIT_UTF32BE) ? 4 : 2;
+        size_t unit = unit_of(enc);
         bool be = enc == UTF8KIT_UTF16BE || enc == UTF8KIT_UCS2BE || enc == UTF8KIT_UTF32BE;
         uint32_t v;
         if (pick < 5)
@@ -685,20 +699,6 @@ static void random_tests(bool quick)
             outcome_free(&want);
             free(in.p);
         }
-    }
-}
-
-/* The size of a unit of enc in bytes. */
-static size_t unit_of(utf8kit_encoding enc)
-{
-    switch (enc) {
-    case UTF8KIT_UTF16LE:
-    case UTF8KIT_UTF16BE:
-    case UTF8KIT_UCS2LE:
-    case UTF8KIT_UCS2BE: return 2;
-    case UTF8KIT_UTF32LE:
-    case UTF8KIT_UTF32BE: return 4;
-    default: return 1;
     }
 }
 

@@ -496,6 +496,17 @@ static const unsigned char u8k_nib_tail[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xF
 static const unsigned char u8k_nib_lead[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF};
 static const unsigned char u8k_nib_high[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
 
+/* The lone bytes of block w as a byte mask: leads C0..FF that no tail
+ * follows (after: the bytes one after w's), tails after a byte below 80
+ * (prev: the block before w). The tables are those above, by high
+ * nibble (v_table), made once by the caller. */
+U8K_INLINE u8k_v u8k_lone_v(u8k_v w, u8k_v after, u8k_v prev, u8k_v tlead, u8k_v ttail,
+                            u8k_v thigh)
+{
+    return v_or(v_andnot(v_lookup(tlead, v_shr4(w)), v_lookup(ttail, v_shr4(after))),
+                v_andnot(v_lookup(ttail, v_shr4(w)), v_lookup(thigh, v_shr4(v_prev1(w, prev)))));
+}
+
 /* Under U8K_REPL, where the block loop (or u8k_pext_four) found an
  * error: blocks whose only errors are lone bytes, as in simd/compress.h
  * (u8k_units_lone): a lead C0..FF with no tail after it, or a tail right
@@ -528,10 +539,8 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
     u8k_dec_init(&k, true);
     /* the byte after the block is read: a block here never ends the input */
     while (b + VW < len && o + VW <= cap) {
-        u8k_v w = v_load(src + b), after = v_load(src + b + 1);
-        u8k_v lone_v = v_or(v_andnot(v_lookup(tlead, v_shr4(w)), v_lookup(ttail, v_shr4(after))),
-                            v_andnot(v_lookup(ttail, v_shr4(w)),
-                                     v_lookup(thigh, v_shr4(v_prev1(w, prev)))));
+        u8k_v w = v_load(src + b);
+        u8k_v lone_v = u8k_lone_v(w, v_load(src + b + 1), prev, tlead, ttail, thigh);
         uint64_t lone = v_high(lone_v), high, lead, tail, m2, e0, e, u;
         if (lone == 0)
             break;

@@ -2,32 +2,44 @@
  * simd/repair.h - UTF-8 -> UTF-8 under REPLACE with U+FFFD
  * (utf8kit_repair) for the kernels of VW-byte vectors (SSE4.2, AVX2,
  * NEON), on text with many errors. Included by their kernel files after
- * simd/pext.h (its nibble tables). AVX-512 has its own
- * (simd/repair_avx512.h); the scheme is the same:
+ * simd/pext.h (its nibble tables). AVX-512 has its own kernel
+ * (simd/repair_avx512.h, which defines U8K_OWN_REPAIR and takes only
+ * the two definitions before it from here); the scheme is the same:
  *
  * Valid blocks are copied as they are. A block with an error is tried
  * with its lone bytes made spaces (a lead C0..FF that no tail follows, or
  * a tail right after a byte below 80, is one maximal invalid subpart of
- * its own, whatever came before it; see u8k_pext_lone). When the check
- * then passes, the stretches between the lone bytes are copied, each by
- * one load and one store of a whole vector (what lies past the stretch
- * is overwritten by what follows), and each lone byte is written as EF
- * BF BD. Any other error, a stretch of valid blocks (U8K_REPAIR_QUIET
- * bytes), the last 2 * VW bytes of the input and the last 4 * VW bytes
- * of room are left to the caller, which goes on as without this kernel
- * (validation, copy, one U+FFFD per maximal subpart), and calls it again
- * after the next error.
+ * its own, whatever came before it; u8k_lone_v in simd/pext.h). When the
+ * check then passes, the stretches between the lone bytes are copied,
+ * each by one load and one store of a whole vector (what lies past the
+ * stretch is overwritten by what follows), and each lone byte is written
+ * as EF BF BD. Any other error, a stretch of valid blocks
+ * (U8K_REPAIR_QUIET_BYTES), the last 2 * VW bytes of the input and the
+ * last 4 * VW bytes of room are left to the caller, which goes on as
+ * without this kernel (validation, copy, one U+FFFD per maximal
+ * subpart), and calls it again after the next error.
  */
 #ifndef UTF8KIT_SIMD_REPAIR_H
 #define UTF8KIT_SIMD_REPAIR_H
 
 #include "internal.h"
 
-/* After this many bytes of blocks in a row without errors the kernel
+/* After this many bytes of blocks in a row without errors a kernel
  * stops: validation and a copy, the caller's way, are faster on valid
- * text. (The AVX-512 kernel's 32 blocks of 64.) */
+ * text (on AVX-512 a fused loop copying block by block was 13-15%
+ * slower there). */
 #define U8K_REPAIR_QUIET_BYTES 2048
 
+/* The bytes at the end of block v that begin a character the block does
+ * not finish (0..3); v holds no error. (Once a call: through memory.) */
+U8K_INLINE size_t u8k_repair_pending(u8k_v v)
+{
+    unsigned char t[VW];
+    v_store(t, v);
+    return t[VW - 1] >= 0xC0 ? 1 : t[VW - 2] >= 0xE0 ? 2 : t[VW - 3] >= 0xF0 ? 3 : 0;
+}
+
+#ifndef U8K_OWN_REPAIR
 /* Copies s[0..len) to d (room for cap bytes) as utf8kit_repair would, as
  * far as it can (see the header comment), and returns how far: read (a
  * character start after valid text, or after a lone byte), written,
@@ -56,11 +68,7 @@ static utf8kit_result simd_utf8_repair(const unsigned char *s, size_t len, unsig
             v_store(d + o, w);
             o += VW;
         } else {
-            u8k_v after = v_load(s + i + 1);
-            u8k_v lone_v =
-                v_or(v_andnot(v_lookup(tlead, v_shr4(w)), v_lookup(ttail, v_shr4(after))),
-                     v_andnot(v_lookup(ttail, v_shr4(w)),
-                              v_lookup(thigh, v_shr4(v_prev1(w, prev)))));
+            u8k_v lone_v = u8k_lone_v(w, v_load(s + i + 1), prev, tlead, ttail, thigh);
             uint64_t lone = v_high(lone_v);
             unsigned char *q = d + o;
             size_t a = 0;
@@ -93,15 +101,11 @@ static utf8kit_result simd_utf8_repair(const unsigned char *s, size_t len, unsig
     }
     /* back to the start of a character the last block left unfinished
      * (its bytes were copied one for one) */
-    if (i > 0) {
-        unsigned char t[VW];
-        size_t k;
-        v_store(t, prev);
-        k = t[VW - 1] >= 0xC0 ? 1 : t[VW - 2] >= 0xE0 ? 2 : t[VW - 3] >= 0xF0 ? 3 : 0;
-        i -= k;
-        o -= k;
+    {
+        size_t k = i > 0 ? u8k_repair_pending(prev) : 0;
+        return u8k_res_rep(UTF8KIT_OK, i - k, o - k, rep);
     }
-    return u8k_res_rep(UTF8KIT_OK, i, o, rep);
 }
+#endif /* U8K_OWN_REPAIR */
 
 #endif /* UTF8KIT_SIMD_REPAIR_H */

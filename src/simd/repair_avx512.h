@@ -1,7 +1,8 @@
 /*
  * simd/repair_avx512.h - UTF-8 -> UTF-8 under REPLACE with U+FFFD
  * (utf8kit_repair) for AVX-512, on text with many errors. Included by
- * src/x86/kernels_avx512.c after simd/compress.h (u8k_lone_bytes).
+ * src/x86/kernels_avx512.c after simd/compress.h (u8k_lone_bytes) and
+ * simd/repair.h (U8K_REPAIR_QUIET_BYTES, u8k_repair_pending).
  *
  * Valid 64-byte blocks are copied as they are. A block with an error is
  * tried with its lone bytes made spaces (as in simd/compress.h,
@@ -11,30 +12,15 @@
  * copied with each lone byte written as EF BF BD (U+FFFD), one load and
  * one store per stretch between them (as simd/repair.h does: 8-13%
  * faster than a compress of the block per stretch). Any other error, a
- * stretch of valid blocks (U8K_REPAIR_QUIET), the last 128 bytes of the
- * input and the last 256 bytes of room are left to the caller, which
- * goes on as without this kernel (validation, copy, one U+FFFD per
+ * stretch of valid blocks (U8K_REPAIR_QUIET_BYTES), the last 128 bytes
+ * of the input and the last 256 bytes of room are left to the caller,
+ * which goes on as without this kernel (validation, copy, one U+FFFD per
  * maximal subpart), and calls it again after the next error.
  */
 #ifndef UTF8KIT_SIMD_REPAIR_AVX512_H
 #define UTF8KIT_SIMD_REPAIR_AVX512_H
 
 #include "internal.h"
-
-/* After this many blocks in a row without errors the kernel stops:
- * validation and a copy, the caller's way, are faster on valid text
- * (a fused loop copying block by block was 13-15% slower there). */
-#define U8K_REPAIR_QUIET 32
-
-/* The bytes at the end of block v that begin a character the block does
- * not finish (0..3); v holds no error. */
-U8K_INLINE size_t u8k_repair_pending(__m512i v)
-{
-    __m128i t = _mm512_extracti32x4_epi32(v, 3);
-    unsigned b1 = (unsigned)_mm_extract_epi8(t, 15), b2 = (unsigned)_mm_extract_epi8(t, 14);
-    unsigned b3 = (unsigned)_mm_extract_epi8(t, 13);
-    return b1 >= 0xC0 ? 1 : b2 >= 0xE0 ? 2 : b3 >= 0xF0 ? 3 : 0;
-}
 
 /* Copies s[0..len) to d (room for cap bytes) as utf8kit_repair would,
  * as far as it can (see the header comment), and returns how far: read
@@ -50,11 +36,11 @@ static utf8kit_result simd_utf8_repair_vbmi2(const unsigned char *s, size_t len,
     /* a block reads up to 127 bytes from its start (the last stretch's
      * load), and writes at most 64 + 2 * 64 bytes, its last store 64
      * bytes from where the last stretch starts */
-    while (i + 128 <= len && cap - o >= 256 && quiet < U8K_REPAIR_QUIET) {
+    while (i + 128 <= len && cap - o >= 256 && quiet < U8K_REPAIR_QUIET_BYTES) {
         __m512i w = v_load(s + i), w2;
         uint64_t high = v_high(w), lone, a = 0;
         unsigned char *q = d + o;
-        quiet++;
+        quiet += 64;
         if (high == 0) {
             if (v_any(v_subs(prev, st.tailmax)))
                 break;

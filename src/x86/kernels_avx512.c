@@ -131,6 +131,8 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #include "simd/compress.h"
 #include "simd/compress_to_utf8.h"
 #include "simd/latin1_avx512.h"
+#define U8K_OWN_REPAIR 1 /* simd/repair_avx512.h */
+#include "simd/repair.h"
 #include "simd/repair_avx512.h"
 
 const u8k_kernels u8k_avx512_kernels = {
