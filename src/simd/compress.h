@@ -216,11 +216,12 @@ U8K_INLINE void u8k_put16(uint16_t *d, __m512i v, unsigned n, bool exact)
         _mm512_storeu_si512((void *)d, v);
 }
 
-/* The exact stores (the last block, all of a short input) test nothing
- * about the number of units: a masked store whose mask is zero writes
- * nothing and cannot fault, and with lengths that vary from call to call
- * a branch on them is mispredicted about every other time, which costs
- * more than the stores it would skip. */
+/* The exact stores (the last block of a long input; a short input with
+ * less than 64 units of room, see u8k_last_block) test nothing about the
+ * number of units: a masked store whose mask is zero writes nothing and
+ * cannot fault, and with lengths that vary from call to call a branch on
+ * them is mispredicted about every other time, which costs more than the
+ * stores it would skip. */
 
 /* Stores the units of a block decoded by u8k_decode_two whose end is in e
  * and returns their number, as u8k_store_units32/16. The ends of u.lo and u.hi
@@ -329,7 +330,28 @@ U8K_INLINE unsigned u8k_store_units16(const u8k_units *u, uint64_t e, uint16_t *
     return n;
 }
 
-/* The first n (1..63) bytes of the all-ASCII block w as n units; nothing
+/* The all-ASCII block w as 64 units, plain stores (see u8k_last_block). */
+U8K_INLINE void u8k_widen_all(void *dst, __m512i w, bool wide, bool be)
+{
+    if (wide) {
+        uint32_t *d = (uint32_t *)dst;
+        _mm512_storeu_si512(d, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(w)));
+        _mm512_storeu_si512(d + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 1)));
+        _mm512_storeu_si512(d + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 2)));
+        _mm512_storeu_si512(d + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 3)));
+    } else {
+        __m512i a = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(w));
+        __m512i c = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(w, 1));
+        if (be) {
+            a = _mm512_slli_epi16(a, 8);
+            c = _mm512_slli_epi16(c, 8);
+        }
+        _mm512_storeu_si512(dst, a);
+        _mm512_storeu_si512((uint16_t *)dst + 32, c);
+    }
+}
+
+/* The first n (1..64) bytes of the all-ASCII block w as n units; nothing
  * written past them. */
 U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool be)
 {
@@ -590,49 +612,11 @@ U8K_INLINE utf8kit_result u8k_rest(const unsigned char *src, size_t len, size_t 
     return u8k_shift(r, done, od);
 }
 
-/* The last 0..63 bytes from b (all of a short input): one masked block,
- * its zero padding showing an unfinished last character to the check. It
- * holds complete characters only when checked, so at most one unit per
- * byte; stored when they all fit, else the scalar kernel goes on from
- * done and reports how far they go. */
-U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, size_t b, size_t o,
-                                         size_t done, size_t od, u8k_before *bf,
-                                         const u8k_vstate *st, void *out, size_t cap,
-                                         unsigned flags, bool wide)
-{
-    bool be = !wide && (flags & U8K_BE) != 0;
-    const size_t us = wide ? 4 : 2;
-    size_t rem = len - b;
-    uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0, e, high;
-    __m512i w = v_load_part(src + b, rem);
-    u8k_units u;
-    int kind;
-    high = v_high(w);
-    if (high == 0) {
-        if (v_any(v_subs(bf->prev, st->tailmax)) || rem > cap - o)
-            return u8k_rest(src, len, done, od, out, cap, flags, wide);
-        if (rem > 0)
-            u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be);
-        return u8k_res(UTF8KIT_OK, len, o + rem, 0);
-    }
-    kind = u8k_check_decode(st, w, high, bf, &u, wide);
-    e = u.e & in;
-    if (kind == U8K_BAD || (size_t)__builtin_popcountll(e) > cap - o)
-        return u8k_rest(src, len, done, od, out, cap, flags, wide);
-    if (kind == U8K_TWO)
-        o += u8k_store_two(&u, e, (unsigned char *)out + o * us, wide, be, true);
-    else if (!wide)
-        o += u8k_store_units16(&u, e, (uint16_t *)out + o, be, true);
-    else
-        o += u8k_store_units32(&u, e, (uint32_t *)out + o, kind == U8K_ANY4, true);
-    return u8k_res(UTF8KIT_OK, len, o, 0);
-}
-
-/* Stores the units of a whole block that u8k_check_decode took by path
- * `kind` at unit o of out (room for 64), and returns their number. (The
- * block loop has this and u8k_block_done written out: through these
- * helpers gcc allocated its registers otherwise, and 2-byte text to
- * UTF-32 converted 3-4% slower.) */
+/* Stores the units of a block that u8k_check_decode took by path `kind`
+ * (those in u->e) at unit o of out (room for 64: the stores may fill
+ * it), and returns their number. (The block loop has this and
+ * u8k_block_done written out: through these helpers gcc allocated its
+ * registers otherwise, and 2-byte text to UTF-32 converted 3-4% slower.) */
 U8K_INLINE unsigned u8k_store_block(int kind, const u8k_units *u, void *out, size_t o, bool wide,
                                     bool be)
 {
@@ -644,6 +628,57 @@ U8K_INLINE unsigned u8k_store_block(int kind, const u8k_units *u, void *out, siz
     if (kind == U8K_ANY4)
         return u8k_store_units32(u, u->e, (uint32_t *)out + o, true, false);
     return u8k_store_units32(u, u->e, (uint32_t *)out + o, false, false);
+}
+
+/* The last 0..63 bytes from b (all of a short input): one masked block,
+ * its zero padding showing an unfinished last character to the check. It
+ * holds complete characters only when checked, so at most one unit per
+ * byte; stored when they all fit, else the scalar kernel goes on from
+ * done and reports how far they go. With 64 units of room left they are
+ * stored as the block loop stores them (what lies past them is scratch):
+ * masked stores took short strings 1.7-2x as long to UTF-32 (four of them
+ * for 16 units each) and 4-11% longer to UTF-16 (Zen 5, strings of 8 to
+ * 64 bytes). whole: all of the input (a short one, u8k_short_units); the
+ * last block of the block loop keeps the masked stores, which cost it
+ * nothing measurable, while the plain ones there made gcc allocate the
+ * loop's registers otherwise (3-byte text to UTF-32 2-4% slower). */
+U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, size_t b, size_t o,
+                                         size_t done, size_t od, u8k_before *bf,
+                                         const u8k_vstate *st, void *out, size_t cap,
+                                         unsigned flags, bool wide, bool whole)
+{
+    bool be = !wide && (flags & U8K_BE) != 0;
+    const size_t us = wide ? 4 : 2;
+    size_t rem = len - b;
+    bool plain = whole && cap - o >= 64;
+    uint64_t in = rem ? (UINT64_MAX >> (64 - rem)) : 0, e, high;
+    __m512i w = v_load_part(src + b, rem);
+    u8k_units u;
+    int kind;
+    high = v_high(w);
+    if (high == 0) {
+        if (v_any(v_subs(bf->prev, st->tailmax)) || rem > cap - o)
+            return u8k_rest(src, len, done, od, out, cap, flags, wide);
+        if (plain)
+            u8k_widen_all((unsigned char *)out + o * us, w, wide, be);
+        else if (rem > 0)
+            u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be);
+        return u8k_res(UTF8KIT_OK, len, o + rem, 0);
+    }
+    kind = u8k_check_decode(st, w, high, bf, &u, wide);
+    e = u.e & in;
+    if (kind == U8K_BAD || (size_t)__builtin_popcountll(e) > cap - o)
+        return u8k_rest(src, len, done, od, out, cap, flags, wide);
+    if (plain) {
+        u.e = e;
+        o += u8k_store_block(kind, &u, out, o, wide, be);
+    } else if (kind == U8K_TWO)
+        o += u8k_store_two(&u, e, (unsigned char *)out + o * us, wide, be, true);
+    else if (!wide)
+        o += u8k_store_units16(&u, e, (uint16_t *)out + o, be, true);
+    else
+        o += u8k_store_units32(&u, e, (uint32_t *)out + o, kind == U8K_ANY4, true);
+    return u8k_res(UTF8KIT_OK, len, o, 0);
 }
 
 /* After the units of the whole block at b are stored (o units in all
@@ -749,7 +784,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units(const unsigned char *src, size_t len
         }
     }
     if (b + 64 > len)
-        return u8k_last_block(src, len, b, o, done, od, &bf, &st, out, cap, flags, wide);
+        return u8k_last_block(src, len, b, o, done, od, &bf, &st, out, cap, flags, wide, false);
 rest:
     return u8k_rest(src, len, done, od, out, cap, flags, wide);
 hand:
@@ -767,7 +802,7 @@ U8K_INLINE utf8kit_result u8k_short_units(const unsigned char *src, size_t len, 
     u8k_vstate st;
     u8k_before_none(&bf); /* nothing is pending before 0 */
     u8k_vinit(&st);
-    return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide);
+    return u8k_last_block(src, len, 0, 0, 0, 0, &bf, &st, out, cap, flags, wide, true);
 }
 
 /* The lone bytes of block w (high: its bytes 80..FF) as a mask: leads
