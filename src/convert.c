@@ -620,12 +620,35 @@ U8K_REPLACING(replacing_u8_l1, P_U8_L1, UTF8KIT_LATIN1, 0, NULL)
 U8K_REPLACING(repairing, P_U8_U8, UTF8KIT_UTF8, 0, &repair_subst)
 #undef U8K_REPLACING
 
+/* utf8kit_repair of a short input with an error, after its first call:
+ * s[0..v.read) is valid and copied to dst, as u8_copy leaves them. */
+static U8K_NOINLINE utf8kit_result repairing_after(const char *s, size_t len, char *dst,
+                                                   size_t dst_cap, u8k_vres v)
+{
+    utf8kit_result r = u8k_res((utf8kit_status)v.status, v.read, v.read, v.error_len);
+    return drive(P_U8_U8, s, len, dst, dst_cap, UTF8KIT_REPLACE, 0, &repair_subst, UTF8KIT_UTF8,
+                 &r);
+}
+
 utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, size_t dst_cap)
 {
     if (s == NULL && len != 0)
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    if (first_call(s, dst, UTF8KIT_REPLACE))
+    if (first_call(s, dst, UTF8KIT_REPLACE)) {
+        /* A short input (8-64 bytes) that fits is validated and copied
+         * here, and the driver goes on from its first error, if any.
+         * Through the first call of replacing() (u8_copy: its result
+         * passed up two functions, and a memcpy) valid strings took 1.6-2.2
+         * times as long, strings with errors 1.1-1.35 times (AVX-512). */
+        if (len >= 8 && len <= 64 && dst_cap >= len) {
+            u8k_vres v = u8k_kernels_now()->validate((const unsigned char *)s, len);
+            u8k_short_copy(dst, s, len);
+            if (v.status == UTF8KIT_OK)
+                return u8k_res(UTF8KIT_OK, len, len, 0);
+            return repairing_after(s, len, dst, dst_cap, v);
+        }
         return repairing(s, len, dst, dst_cap, UTF8KIT_REPLACE);
+    }
     return drive(P_U8_U8, s ? s : "", len, dst, dst ? dst_cap : SIZE_MAX, UTF8KIT_REPLACE, 0,
                  &repair_subst, UTF8KIT_UTF8, NULL);
 }

@@ -283,6 +283,18 @@ U8K_INLINE uint64_t u8k_short_or(const void *s, size_t n)
     return acc;
 }
 
+/* d[0..n) = s[0..n), 8 <= n <= 64, by the eight pieces: all are loaded
+ * before any is stored, so d == s is fine too. */
+U8K_INLINE void u8k_short_copy(void *d, const void *s, size_t n)
+{
+    uint64_t w[8];
+    unsigned k;
+    for (k = 0; k < 8; k++)
+        memcpy(&w[k], (const unsigned char *)s + u8k_short_at(k, n), 8);
+    for (k = 0; k < 8; k++)
+        memcpy((unsigned char *)d + u8k_short_at(k, n), &w[k], 8);
+}
+
 /* Whether s[0..len) is 8 to 64 bytes, all ASCII (u8k_short_or): it
  * spares the kernels' short paths (a partial block, the tests of its
  * length) on ASCII strings. Big- and little-endian alike (only the high

@@ -750,6 +750,58 @@ static void test_random_typed_vs_generic(void)
     }
 }
 
+/* utf8kit_repair of strings of 0 to 72 bytes (its own path for 8 to 64
+ * bytes, valid or not) against utf8kit_convert UTF-8 -> UTF-8 under
+ * REPLACE (the driver's path): valid mixes of every width, then each with
+ * one byte changed at each place; rooms of exactly the input, of the
+ * output, and one byte less than the output. */
+static void test_repair_short(void)
+{
+    static const uint32_t pick[] = {0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFD, 0x10000, 0x10FFFF};
+    static const unsigned char bad[] = {0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xF0, 0xF4, 0xF5, 0xFF};
+    utf8kit_options o = opts(UTF8KIT_REPLACE);
+    uint64_t seed = 99;
+    size_t n, at, t, c;
+    for (n = 0; n <= 72; n++)
+        for (t = 0; t < (quick ? 2u : 6u); t++) {
+            unsigned char buf[80], want[256], got[256];
+            size_t m = 0;
+            while (m < n) {
+                unsigned char e[6];
+                size_t k;
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                k = ref_utf8(pick[(seed >> 40) % (sizeof pick / sizeof pick[0])], e);
+                if (m + k > n)
+                    k = ref_utf8('z', e);
+                memcpy(buf + m, e, k);
+                m += k;
+            }
+            for (at = 0; at <= n; at++) {
+                unsigned char keep = at < n ? buf[at] : 0;
+                utf8kit_result w, g;
+                size_t rooms[3];
+                if (at < n)
+                    buf[at] = bad[(seed >> 20) % sizeof bad];
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                w = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF8, buf, n, want, sizeof want, &o);
+                rooms[0] = n;
+                rooms[1] = w.written;
+                rooms[2] = w.written > 0 ? w.written - 1 : 0;
+                for (c = 0; c < 3; c++) {
+                    utf8kit_result x = utf8kit_convert(UTF8KIT_UTF8, UTF8KIT_UTF8, buf, n, want,
+                                                       rooms[c], &o);
+                    memset(got, 0xAA, sizeof got);
+                    g = utf8kit_repair((const char *)buf, n, (char *)got, rooms[c]);
+                    CHECK(same_res(g, x) && memcmp(got, want, x.written) == 0 &&
+                              got[rooms[c]] == 0xAA,
+                          "repair of %zu bytes (byte %zu changed), room %zu", n, at, rooms[c]);
+                }
+                if (at < n)
+                    buf[at] = keep;
+            }
+        }
+}
+
 /* The transcoders' inline step against the reference u8k_decode_step: all
  * lead bytes, every second byte, the third and fourth from the classes
  * that matter, at every length that cuts the sequence. */
@@ -1131,6 +1183,7 @@ int main(void)
     test_conformance();
     test_capacities();
     test_random_typed_vs_generic();
+    test_repair_short();
     test_error_tables();
     test_options();
     test_bounds();
