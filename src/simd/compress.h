@@ -637,11 +637,12 @@ U8K_INLINE unsigned u8k_store_block(int kind, const u8k_units *u, void *out, siz
  * done and reports how far they go. With 64 units of room left they are
  * stored as the block loop stores them (what lies past them is scratch):
  * masked stores took short strings 1.7-2x as long to UTF-32 (four of them
- * for 16 units each) and 4-11% longer to UTF-16 (Zen 5, strings of 8 to
- * 64 bytes). whole: all of the input (a short one, u8k_short_units); the
- * last block of the block loop keeps the masked stores, which cost it
- * nothing measurable, while the plain ones there made gcc allocate the
- * loop's registers otherwise (3-byte text to UTF-32 2-4% slower). */
+ * for 16 units each) and up to 6% longer to UTF-16 (Zen 5, strings of 8 to
+ * 64 bytes). whole: all of the input (a short one, u8k_short_units). The
+ * last block of the block loop keeps the masked stores: the plain ones
+ * there made inputs of 65-300 bytes to UTF-32 12-22% faster, but gcc then
+ * allocated the loop's registers otherwise, and whole files of 3-byte text
+ * converted 2-5% slower (bench/RESULTS.md, session 20). */
 U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, size_t b, size_t o,
                                          size_t done, size_t od, u8k_before *bf,
                                          const u8k_vstate *st, void *out, size_t cap,
