@@ -117,6 +117,18 @@ static bool put(struct call *c, const unsigned char *b, size_t k)
     return true;
 }
 
+/* Records an error of `len` bytes at absolute offset `at` as the most
+ * recent one (st->error_*). */
+static void note_error(utf8kit_stream *st, utf8kit_status kind, uint64_t at,
+                       const unsigned char *bytes, size_t len)
+{
+    st->error_offset = at;
+    st->error_len = len;
+    st->error_kind = kind;
+    memset(st->error_bytes, 0, sizeof st->error_bytes);
+    memcpy(st->error_bytes, bytes, len < sizeof st->error_bytes ? len : sizeof st->error_bytes);
+}
+
 /* on_error deals with an error of `len` bytes at absolute offset `at`.
  * Returns UTF8KIT_OK to go on (the error's bytes are to be consumed),
  * OUTPUT_TOO_SMALL when the substitution does not fit (nothing recorded,
@@ -141,11 +153,7 @@ static utf8kit_status on_error(struct call *c, utf8kit_status kind, uint64_t at,
     if (pol == UTF8KIT_REPLACE || pol == UTF8KIT_SKIP)
         c->replaced++;
     st->errors++;
-    st->error_offset = at;
-    st->error_len = len;
-    st->error_kind = kind;
-    memset(st->error_bytes, 0, sizeof st->error_bytes);
-    memcpy(st->error_bytes, bytes, len < sizeof st->error_bytes ? len : sizeof st->error_bytes);
+    note_error(st, kind, at, bytes, len);
     st->state = (int)((unsigned)st->state & ~(unsigned)FLAG_PROVISIONAL);
     if (pol == UTF8KIT_STRICT || pol == UTF8KIT_ASSUME_VALID) {
         set_phase(st, PHASE_FAILED);
@@ -329,12 +337,7 @@ static size_t record_errors(struct call *c, size_t a, size_t q, size_t n, size_t
         if (r.status == UTF8KIT_OK || r.error_len == 0 || q + r.read >= n)
             break;
         q += r.read;
-        st->error_offset = c->base + a + q;
-        st->error_len = r.error_len;
-        st->error_kind = r.status;
-        memset(st->error_bytes, 0, sizeof st->error_bytes);
-        memcpy(st->error_bytes, s + q,
-               r.error_len < sizeof st->error_bytes ? r.error_len : sizeof st->error_bytes);
+        note_error(st, r.status, c->base + a + q, s + q, r.error_len);
         found++;
         q += r.error_len;
     }

@@ -330,42 +330,31 @@ U8K_INLINE unsigned u8k_store_units16(const u8k_units *u, uint64_t e, uint16_t *
     return n;
 }
 
-/* The all-ASCII block w as 64 units, plain stores (see u8k_last_block). */
-U8K_INLINE void u8k_widen_all(void *dst, __m512i w, bool wide, bool be)
+/* The 16 units of v to d: exact, those of mask m only; else all. */
+U8K_INLINE void u8k_put_units32(uint32_t *d, __m512i v, uint64_t m, bool exact)
 {
-    if (wide) {
-        uint32_t *d = (uint32_t *)dst;
-        _mm512_storeu_si512(d, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(w)));
-        _mm512_storeu_si512(d + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 1)));
-        _mm512_storeu_si512(d + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 2)));
-        _mm512_storeu_si512(d + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 3)));
-    } else {
-        __m512i a = _mm512_cvtepu8_epi16(_mm512_castsi512_si256(w));
-        __m512i c = _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(w, 1));
-        if (be) {
-            a = _mm512_slli_epi16(a, 8);
-            c = _mm512_slli_epi16(c, 8);
-        }
-        _mm512_storeu_si512(dst, a);
-        _mm512_storeu_si512((uint16_t *)dst + 32, c);
-    }
+    if (exact)
+        _mm512_mask_storeu_epi32(d, (__mmask16)m, v);
+    else
+        _mm512_storeu_si512((void *)d, v);
 }
 
-/* The first n (1..64) bytes of the all-ASCII block w as n units; nothing
- * written past them. */
-U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool be)
+/* The first n (1..64) bytes of the all-ASCII block w as n units: exact,
+ * nothing written past them; else all 64 units written by plain stores
+ * (see u8k_last_block). */
+U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool be, bool exact)
 {
     /* no branch on n (see u8k_put16) */
-    uint64_t m = UINT64_MAX >> (64 - n);
+    uint64_t m = exact ? UINT64_MAX >> (64 - n) : UINT64_MAX;
     if (wide) {
         uint32_t *d = (uint32_t *)dst;
-        _mm512_mask_storeu_epi32(d, (__mmask16)m, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(w)));
-        _mm512_mask_storeu_epi32(d + 16, (__mmask16)(m >> 16),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 1)));
-        _mm512_mask_storeu_epi32(d + 32, (__mmask16)(m >> 32),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 2)));
-        _mm512_mask_storeu_epi32(d + 48, (__mmask16)(m >> 48),
-                                 _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 3)));
+        u8k_put_units32(d, _mm512_cvtepu8_epi32(_mm512_castsi512_si128(w)), m, exact);
+        u8k_put_units32(d + 16, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 1)), m >> 16,
+                        exact);
+        u8k_put_units32(d + 32, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 2)), m >> 32,
+                        exact);
+        u8k_put_units32(d + 48, _mm512_cvtepu8_epi32(_mm512_extracti32x4_epi32(w, 3)), m >> 48,
+                        exact);
         return;
     }
     {
@@ -375,8 +364,13 @@ U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool b
             a = _mm512_slli_epi16(a, 8);
             c = _mm512_slli_epi16(c, 8);
         }
-        _mm512_mask_storeu_epi16(dst, (__mmask32)m, a);
-        _mm512_mask_storeu_epi16((uint16_t *)dst + 32, (__mmask32)(m >> 32), c);
+        if (exact) {
+            _mm512_mask_storeu_epi16(dst, (__mmask32)m, a);
+            _mm512_mask_storeu_epi16((uint16_t *)dst + 32, (__mmask32)(m >> 32), c);
+        } else {
+            _mm512_storeu_si512(dst, a);
+            _mm512_storeu_si512((uint16_t *)dst + 32, c);
+        }
     }
 }
 
@@ -425,7 +419,7 @@ static U8K_NOINLINE size_t u8k_ascii_front(const unsigned char *s, size_t len, v
     for (;;) {
         unsigned char *o = (unsigned char *)d + (done - 64) * us;
         if (wide)
-            u8k_widen_part(o, w, 64, true, false);
+            u8k_widen_part(o, w, 64, true, false, true);
         else
             u8k_widen_block(o, s + (done - 64), false, be);
         if (len - t < 64 || cap - t < 64)
@@ -661,9 +655,9 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
         if (v_any(v_subs(bf->prev, st->tailmax)) || rem > cap - o)
             return u8k_rest(src, len, done, od, out, cap, flags, wide);
         if (plain)
-            u8k_widen_all((unsigned char *)out + o * us, w, wide, be);
+            u8k_widen_part((unsigned char *)out + o * us, w, 64, wide, be, false);
         else if (rem > 0)
-            u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be);
+            u8k_widen_part((unsigned char *)out + o * us, w, rem, wide, be, true);
         return u8k_res(UTF8KIT_OK, len, o + rem, 0);
     }
     kind = u8k_check_decode(st, w, high, bf, &u, wide);
