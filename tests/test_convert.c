@@ -750,6 +750,118 @@ static void test_random_typed_vs_generic(void)
     }
 }
 
+/* One pair and policy with room for cap bytes: the input and output at
+ * malloc's addresses (aligned: utf8kit_convert goes through UTF-8 by the
+ * kernels, via_utf8 in convert.c) and one byte past them (the generic
+ * loop, for every pair here has a 16- or 32-bit side) must give the same
+ * result and bytes, and neither writes past cap. */
+static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src, size_t n,
+                     utf8kit_policy pol, size_t cap)
+{
+    utf8kit_options o = opts(pol);
+    unsigned char *a = malloc(n + 1), *b = malloc(n + 2), *da = malloc(cap + 8),
+                  *db = malloc(cap + 9);
+    utf8kit_result ra, rb;
+    size_t k;
+    int canary = 1;
+    memcpy(a, src, n);
+    memcpy(b + 1, src, n);
+    memset(da, 0xA5, cap + 8);
+    memset(db, 0xA5, cap + 9);
+    ra = utf8kit_convert(from, to, a, n, da, cap, &o);
+    rb = utf8kit_convert(from, to, b + 1, n, db + 1, cap, &o);
+    for (k = cap; k < cap + 8; k++)
+        canary &= da[k] == 0xA5 && db[k + 1] == 0xA5;
+    CHECK(canary && same_res(ra, rb) && memcmp(da, db + 1, ra.written) == 0,
+          "via %d->%d pol %d n %zu cap %zu: %s %zu/%zu/%zu/%zu vs generic %s %zu/%zu/%zu/%zu", from,
+          to, pol, n, cap, utf8kit_status_name(ra.status), ra.read, ra.written, ra.error_len,
+          ra.replaced, utf8kit_status_name(rb.status), rb.read, rb.written, rb.error_len,
+          rb.replaced);
+    free(a);
+    free(b);
+    free(da);
+    free(db);
+}
+
+/* Pairs of UTF-16LE/BE, UTF-32 (host order) and Latin-1 go through UTF-8
+ * 1024 units a step when aligned (via_utf8), the generic loop otherwise:
+ * texts of up to 3000 units of every width, pairs of surrogates across a
+ * step's end, errors (a lone surrogate, a value above 10FFFF, characters
+ * Latin-1 cannot hold) before, at and after a step's end, every policy,
+ * rooms from 0 to the whole output around the steps' ends. */
+static void test_via_utf8(void)
+{
+    static const utf8kit_encoding four[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32,
+                                            UTF8KIT_LATIN1};
+    static const uint32_t pick[] = {0x41, 0x7F, 0xE9, 0xFF, 0x100, 0x7FF, 0x800,
+                                    0x20AC, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
+    static const size_t lens[] = {0, 1, 5, 1022, 1023, 1024, 1025, 2047, 2049, 3000};
+    uint64_t seed = 2026;
+    size_t li, f, t, v;
+    for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
+        for (v = 0; v < (quick ? 3u : 6u); v++) {
+            /* the text as code points: v 0 of every width, v 1 of Latin-1
+             * only, v 2 ASCII then U+1F600 at code point 1023 (UTF-16
+             * units 1023 and 1024), v 3-5 with an error put in below */
+            uint32_t cps[3000];
+            unsigned char u8[4 * 3000];
+            size_t m = lens[li], k, n8 = 0;
+            for (k = 0; k < m; k++) {
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                cps[k] = pick[(seed >> 40) % (v == 1 ? 4 : sizeof pick / sizeof pick[0])];
+                if (v == 2)
+                    cps[k] = k == 1023 ? 0x1F600 : 'a';
+            }
+            for (k = 0; k < m; k++)
+                n8 += ref_utf8(cps[k], u8 + n8);
+            for (f = 0; f < 4; f++) {
+                utf8kit_options ro = opts(UTF8KIT_REPLACE);
+                unsigned char *in;
+                utf8kit_result e = conv(UTF8KIT_UTF8, four[f], u8, n8, &ro, &in);
+                size_t n = e.written, unit = four[f] == UTF8KIT_LATIN1 ? 1 : four[f] == UTF8KIT_UTF32 ? 4 : 2;
+                if (v >= 3 && n >= unit) {
+                    /* an error at unit 500, 1023 or 1500 (or the last) */
+                    size_t at = v == 3 ? 500 : v == 4 ? 1023 : 1500;
+                    if (at >= n / unit)
+                        at = n / unit - 1;
+                    if (unit == 2) {
+                        int be = four[f] == UTF8KIT_UTF16BE;
+                        in[2 * at + be] = 0x00;
+                        in[2 * at + !be] = v == 4 ? 0xDC : 0xD8; /* lone low / high half */
+                    } else if (unit == 4) {
+                        uint32_t bad = v == 4 ? 0xDFFF : 0x110000;
+                        memcpy(in + 4 * at, &bad, 4);
+                    }
+                }
+                for (t = 0; t < 4; t++) {
+                    int p;
+                    if (t == f)
+                        continue;
+                    for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
+                        utf8kit_options o = opts((utf8kit_policy)p);
+                        size_t whole, osz = four[t] == UTF8KIT_LATIN1 ? 1 : four[t] == UTF8KIT_UTF32 ? 4 : 2;
+                        size_t caps[8], c;
+                        if (p == UTF8KIT_ASSUME_VALID && v >= 3)
+                            continue; /* promised valid: any output goes */
+                        whole = utf8kit_convert(four[f], four[t], in, n, NULL, 0, &o).written;
+                        caps[0] = whole;
+                        caps[1] = 0;
+                        caps[2] = whole / 2;
+                        caps[3] = whole ? whole - 1 : 0;
+                        caps[4] = 1023 * osz;
+                        caps[5] = 1024 * osz + 1;
+                        caps[6] = 1025 * osz;
+                        caps[7] = 2048 * osz - 1;
+                        for (c = 0; c < (quick ? 4u : 8u); c++)
+                            if (caps[c] <= whole + 8)
+                                via_same(four[f], four[t], in, n, (utf8kit_policy)p, caps[c]);
+                    }
+                }
+                free(in);
+            }
+        }
+}
+
 /* utf8kit_repair of strings of 0 to 72 bytes (its own path for 8 to 64
  * bytes, valid or not) against utf8kit_convert UTF-8 -> UTF-8 under
  * REPLACE (the driver's path): valid mixes of every width, then each with
@@ -1183,6 +1295,7 @@ int main(void)
     test_conformance();
     test_capacities();
     test_random_typed_vs_generic();
+    test_via_utf8();
     test_repair_short();
     test_error_tables();
     test_options();
