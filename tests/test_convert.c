@@ -755,8 +755,8 @@ static void test_random_typed_vs_generic(void)
  * kernels, via_utf8 in convert.c) and one byte past them (the generic
  * loop, for every pair here has a 16- or 32-bit side) must give the same
  * result and bytes, and neither writes past cap. */
-static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src, size_t n,
-                     utf8kit_policy pol, size_t cap)
+static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
+                     size_t n, utf8kit_policy pol, size_t cap)
 {
     utf8kit_options o = opts(pol);
     unsigned char *a = malloc(n + 1), *b = malloc(n + 2), *da = malloc(cap + 8),
@@ -773,14 +773,20 @@ static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     for (k = cap; k < cap + 8; k++)
         canary &= da[k] == 0xA5 && db[k + 1] == 0xA5;
     CHECK(canary && same_res(ra, rb) && memcmp(da, db + 1, ra.written) == 0,
-          "via %d->%d pol %d n %zu cap %zu: %s %zu/%zu/%zu/%zu vs generic %s %zu/%zu/%zu/%zu", from,
-          to, pol, n, cap, utf8kit_status_name(ra.status), ra.read, ra.written, ra.error_len,
+          "via %d->%d pol %d n %zu cap %zu: %s %zu/%zu/%zu/%zu vs generic %s %zu/%zu/%zu/%zu",
+          from, to, pol, n, cap, utf8kit_status_name(ra.status), ra.read, ra.written, ra.error_len,
           ra.replaced, utf8kit_status_name(rb.status), rb.read, rb.written, rb.error_len,
           rb.replaced);
     free(a);
     free(b);
     free(da);
     free(db);
+}
+
+/* The unit size of UTF-16LE/BE, UTF-32 and Latin-1. */
+static size_t via_size(utf8kit_encoding e)
+{
+    return e == UTF8KIT_LATIN1 ? 1 : e == UTF8KIT_UTF32 ? 4 : 2;
 }
 
 /* Pairs of UTF-16LE/BE, UTF-32 (host order) and Latin-1 go through UTF-8
@@ -818,7 +824,7 @@ static void test_via_utf8(void)
                 utf8kit_options ro = opts(UTF8KIT_REPLACE);
                 unsigned char *in;
                 utf8kit_result e = conv(UTF8KIT_UTF8, four[f], u8, n8, &ro, &in);
-                size_t n = e.written, unit = four[f] == UTF8KIT_LATIN1 ? 1 : four[f] == UTF8KIT_UTF32 ? 4 : 2;
+                size_t n = e.written, unit = via_size(four[f]);
                 if (v >= 3 && n >= unit) {
                     /* an error at unit 500, 1023 or 1500 (or the last) */
                     size_t at = v == 3 ? 500 : v == 4 ? 1023 : 1500;
@@ -839,7 +845,7 @@ static void test_via_utf8(void)
                         continue;
                     for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
                         utf8kit_options o = opts((utf8kit_policy)p);
-                        size_t whole, osz = four[t] == UTF8KIT_LATIN1 ? 1 : four[t] == UTF8KIT_UTF32 ? 4 : 2;
+                        size_t whole, osz = via_size(four[t]);
                         size_t caps[8], c;
                         if (p == UTF8KIT_ASSUME_VALID && v >= 3)
                             continue; /* promised valid: any output goes */
