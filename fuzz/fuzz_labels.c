@@ -1,4 +1,4 @@
-// needs: utf8kit_bom_detect utf8kit_bom_bytes utf8kit_encoding_from_label utf8kit_encoding_name utf8kit_encoding_alias utf8kit_detect utf8kit_validate
+// needs: utf8kit_bom_detect utf8kit_bom_bytes utf8kit_encoding_from_label utf8kit_label_unmarked utf8kit_encoding_name utf8kit_encoding_alias utf8kit_detect utf8kit_validate
 /*
  * fuzz_labels.c - byte order marks, charset labels and detection.
  *  - bom_detect finds exactly the five signatures (checked byte by byte
@@ -6,7 +6,8 @@
  *    found is what the input starts with;
  *  - encoding_from_label ignores ASCII case and surrounding ASCII white
  *    space, never guesses (a label it accepts is one of the aliases the
- *    encoding lists), and every listed alias and name maps back;
+ *    encoding lists), and every listed alias and name maps back; a label
+ *    label_unmarked accepts names UTF-16LE, UTF-32LE or UCS-2LE;
  *  - detect: the UTF-8 error it reports is utf8kit_validate's, pure ASCII
  *    is ASCII, valid UTF-8 with a non-ASCII byte is UTF-8, a signature
  *    found is reported with its length.
@@ -66,6 +67,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* labels: the input as a label */
     le = utf8kit_encoding_from_label((const char *)s, size);
+    /* an unmarked label is a known one, of the little-endian forms */
+    if (utf8kit_label_unmarked((const char *)s, size))
+        FUZZ_CHECK(le == UTF8KIT_UTF16LE || le == UTF8KIT_UTF32LE || le == UTF8KIT_UCS2LE,
+                   "unmarked label of encoding %d", le);
     {
         char *v = malloc(size + 4);
         size_t a = 0, z = size;

@@ -543,6 +543,18 @@ UTF8KIT_API size_t utf8kit_bom_bytes(utf8kit_encoding enc, unsigned char out[4])
  * ...). An unknown label gives UTF8KIT_ENCODING_UNKNOWN: never a guess. */
 UTF8KIT_API utf8kit_encoding utf8kit_encoding_from_label(const char *label, size_t len);
 
+/* utf8kit_label_unmarked says whether the label (matched as by
+ * utf8kit_encoding_from_label) names UTF-16, UTF-32 or UCS-2 without a byte
+ * order: "UTF-16", "utf16", "csUTF16", "unicode", "UTF-32", "utf32",
+ * "csUTF32", "UCS-2", "ucs2", "ISO-10646-UCS-2", "csUnicode". For these
+ * utf8kit_encoding_from_label gives the little-endian form (the WHATWG
+ * choice, and the order of such data in practice). Data under such a label
+ * should let a byte order mark at its start decide the order first (RFC
+ * 2781 section 4.3: there the mark is a signature, not text), as
+ * `utf8kit convert` does; written under such a label, data should start
+ * with one. False for any other label, known or not. */
+UTF8KIT_API bool utf8kit_label_unmarked(const char *label, size_t len);
+
 /* utf8kit_encoding_name returns the preferred MIME name of enc ("UTF-8",
  * "UTF-16LE", "ISO-8859-1", "windows-1252", ...), or NULL if unknown. */
 UTF8KIT_API const char *utf8kit_encoding_name(utf8kit_encoding enc);

@@ -32,92 +32,93 @@
 static const struct label {
     utf8kit_encoding enc;
     const char *name;
+    bool unmarked; /* no byte order said: utf8kit_label_unmarked */
 } labels[] = {
-    {UTF8KIT_UTF8, "UTF-8"},
-    {UTF8KIT_UTF8, "utf8"},
-    {UTF8KIT_UTF8, "csUTF8"},             /* IANA */
-    {UTF8KIT_UTF8, "unicode-1-1-utf-8"},  /* WHATWG, and the three below */
-    {UTF8KIT_UTF8, "unicode11utf8"},
-    {UTF8KIT_UTF8, "unicode20utf8"},
-    {UTF8KIT_UTF8, "x-unicode20utf8"},
+    {UTF8KIT_UTF8, "UTF-8", false},
+    {UTF8KIT_UTF8, "utf8", false},
+    {UTF8KIT_UTF8, "csUTF8", false},            /* IANA */
+    {UTF8KIT_UTF8, "unicode-1-1-utf-8", false}, /* WHATWG, and the three below */
+    {UTF8KIT_UTF8, "unicode11utf8", false},
+    {UTF8KIT_UTF8, "unicode20utf8", false},
+    {UTF8KIT_UTF8, "x-unicode20utf8", false},
 
-    {UTF8KIT_UTF16LE, "UTF-16LE"},
-    {UTF8KIT_UTF16LE, "utf16le"},
-    {UTF8KIT_UTF16LE, "csUTF16LE"},       /* IANA */
-    {UTF8KIT_UTF16LE, "UTF-16"},          /* unmarked: little-endian, see above */
-    {UTF8KIT_UTF16LE, "utf16"},
-    {UTF8KIT_UTF16LE, "csUTF16"},         /* IANA alias of UTF-16 */
-    {UTF8KIT_UTF16LE, "unicode"},         /* WHATWG, and the one below */
-    {UTF8KIT_UTF16LE, "unicodefeff"},
+    {UTF8KIT_UTF16LE, "UTF-16LE", false},
+    {UTF8KIT_UTF16LE, "utf16le", false},
+    {UTF8KIT_UTF16LE, "csUTF16LE", false},      /* IANA */
+    {UTF8KIT_UTF16LE, "UTF-16", true},          /* unmarked: little-endian, see above */
+    {UTF8KIT_UTF16LE, "utf16", true},
+    {UTF8KIT_UTF16LE, "csUTF16", true},         /* IANA alias of UTF-16 */
+    {UTF8KIT_UTF16LE, "unicode", true},         /* WHATWG, and the one below */
+    {UTF8KIT_UTF16LE, "unicodefeff", false},
 
-    {UTF8KIT_UTF16BE, "UTF-16BE"},
-    {UTF8KIT_UTF16BE, "utf16be"},
-    {UTF8KIT_UTF16BE, "csUTF16BE"},       /* IANA */
-    {UTF8KIT_UTF16BE, "unicodefffe"},     /* WHATWG */
+    {UTF8KIT_UTF16BE, "UTF-16BE", false},
+    {UTF8KIT_UTF16BE, "utf16be", false},
+    {UTF8KIT_UTF16BE, "csUTF16BE", false},      /* IANA */
+    {UTF8KIT_UTF16BE, "unicodefffe", false},    /* WHATWG */
 
-    {UTF8KIT_UTF32LE, "UTF-32LE"},
-    {UTF8KIT_UTF32LE, "utf32le"},
-    {UTF8KIT_UTF32LE, "csUTF32LE"},       /* IANA */
-    {UTF8KIT_UTF32LE, "UTF-32"},          /* unmarked: little-endian, see above */
-    {UTF8KIT_UTF32LE, "utf32"},
-    {UTF8KIT_UTF32LE, "csUTF32"},         /* IANA alias of UTF-32 */
+    {UTF8KIT_UTF32LE, "UTF-32LE", false},
+    {UTF8KIT_UTF32LE, "utf32le", false},
+    {UTF8KIT_UTF32LE, "csUTF32LE", false},      /* IANA */
+    {UTF8KIT_UTF32LE, "UTF-32", true},          /* unmarked: little-endian, see above */
+    {UTF8KIT_UTF32LE, "utf32", true},
+    {UTF8KIT_UTF32LE, "csUTF32", true},         /* IANA alias of UTF-32 */
 
-    {UTF8KIT_UTF32BE, "UTF-32BE"},
-    {UTF8KIT_UTF32BE, "utf32be"},
-    {UTF8KIT_UTF32BE, "csUTF32BE"},       /* IANA */
+    {UTF8KIT_UTF32BE, "UTF-32BE", false},
+    {UTF8KIT_UTF32BE, "utf32be", false},
+    {UTF8KIT_UTF32BE, "csUTF32BE", false},      /* IANA */
 
-    {UTF8KIT_UCS2LE, "UCS-2LE"},
-    {UTF8KIT_UCS2LE, "ucs2le"},
-    {UTF8KIT_UCS2LE, "UCS-2"},            /* unmarked: little-endian, see above */
-    {UTF8KIT_UCS2LE, "ucs2"},
-    {UTF8KIT_UCS2LE, "ISO-10646-UCS-2"},  /* IANA name of UCS-2 */
-    {UTF8KIT_UCS2LE, "csUnicode"},        /* IANA alias of ISO-10646-UCS-2 */
+    {UTF8KIT_UCS2LE, "UCS-2LE", false},
+    {UTF8KIT_UCS2LE, "ucs2le", false},
+    {UTF8KIT_UCS2LE, "UCS-2", true},            /* unmarked: little-endian, see above */
+    {UTF8KIT_UCS2LE, "ucs2", true},
+    {UTF8KIT_UCS2LE, "ISO-10646-UCS-2", true},  /* IANA name of UCS-2 */
+    {UTF8KIT_UCS2LE, "csUnicode", true},        /* IANA alias of ISO-10646-UCS-2 */
 
-    {UTF8KIT_UCS2BE, "UCS-2BE"},
-    {UTF8KIT_UCS2BE, "ucs2be"},
+    {UTF8KIT_UCS2BE, "UCS-2BE", false},
+    {UTF8KIT_UCS2BE, "ucs2be", false},
 
-    {UTF8KIT_LATIN1, "ISO-8859-1"},
-    {UTF8KIT_LATIN1, "ISO_8859-1:1987"},  /* IANA name; the rest IANA aliases */
-    {UTF8KIT_LATIN1, "ISO_8859-1"},
-    {UTF8KIT_LATIN1, "iso-ir-100"},
-    {UTF8KIT_LATIN1, "latin1"},
-    {UTF8KIT_LATIN1, "l1"},
-    {UTF8KIT_LATIN1, "IBM819"},
-    {UTF8KIT_LATIN1, "CP819"},
-    {UTF8KIT_LATIN1, "csISOLatin1"},
-    {UTF8KIT_LATIN1, "iso8859-1"},        /* WHATWG spellings */
-    {UTF8KIT_LATIN1, "iso88591"},
+    {UTF8KIT_LATIN1, "ISO-8859-1", false},
+    {UTF8KIT_LATIN1, "ISO_8859-1:1987", false}, /* IANA name; the rest IANA aliases */
+    {UTF8KIT_LATIN1, "ISO_8859-1", false},
+    {UTF8KIT_LATIN1, "iso-ir-100", false},
+    {UTF8KIT_LATIN1, "latin1", false},
+    {UTF8KIT_LATIN1, "l1", false},
+    {UTF8KIT_LATIN1, "IBM819", false},
+    {UTF8KIT_LATIN1, "CP819", false},
+    {UTF8KIT_LATIN1, "csISOLatin1", false},
+    {UTF8KIT_LATIN1, "iso8859-1", false},       /* WHATWG spellings */
+    {UTF8KIT_LATIN1, "iso88591", false},
 
-    {UTF8KIT_ASCII, "US-ASCII"},
-    {UTF8KIT_ASCII, "ANSI_X3.4-1968"},    /* IANA name; the rest IANA aliases */
-    {UTF8KIT_ASCII, "iso-ir-6"},
-    {UTF8KIT_ASCII, "ANSI_X3.4-1986"},
-    {UTF8KIT_ASCII, "ISO_646.irv:1991"},
-    {UTF8KIT_ASCII, "ISO646-US"},
-    {UTF8KIT_ASCII, "us"},
-    {UTF8KIT_ASCII, "IBM367"},
-    {UTF8KIT_ASCII, "cp367"},
-    {UTF8KIT_ASCII, "csASCII"},
-    {UTF8KIT_ASCII, "ascii"},
+    {UTF8KIT_ASCII, "US-ASCII", false},
+    {UTF8KIT_ASCII, "ANSI_X3.4-1968", false},   /* IANA name; the rest IANA aliases */
+    {UTF8KIT_ASCII, "iso-ir-6", false},
+    {UTF8KIT_ASCII, "ANSI_X3.4-1986", false},
+    {UTF8KIT_ASCII, "ISO_646.irv:1991", false},
+    {UTF8KIT_ASCII, "ISO646-US", false},
+    {UTF8KIT_ASCII, "us", false},
+    {UTF8KIT_ASCII, "IBM367", false},
+    {UTF8KIT_ASCII, "cp367", false},
+    {UTF8KIT_ASCII, "csASCII", false},
+    {UTF8KIT_ASCII, "ascii", false},
 
-    {UTF8KIT_CP1252, "windows-1252"},
-    {UTF8KIT_CP1252, "cp1252"},
-    {UTF8KIT_CP1252, "x-cp1252"},         /* WHATWG */
-    {UTF8KIT_CP1252, "cswindows1252"},    /* IANA */
+    {UTF8KIT_CP1252, "windows-1252", false},
+    {UTF8KIT_CP1252, "cp1252", false},
+    {UTF8KIT_CP1252, "x-cp1252", false},        /* WHATWG */
+    {UTF8KIT_CP1252, "cswindows1252", false},   /* IANA */
 
-    {UTF8KIT_CESU8, "CESU-8"},
-    {UTF8KIT_CESU8, "cesu8"},
-    {UTF8KIT_CESU8, "csCESU8"},           /* IANA */
-    {UTF8KIT_CESU8, "csCESU-8"},          /* IANA */
+    {UTF8KIT_CESU8, "CESU-8", false},
+    {UTF8KIT_CESU8, "cesu8", false},
+    {UTF8KIT_CESU8, "csCESU8", false},          /* IANA */
+    {UTF8KIT_CESU8, "csCESU-8", false},         /* IANA */
 
-    {UTF8KIT_MUTF8, "MUTF-8"},
-    {UTF8KIT_MUTF8, "mutf8"},
-    {UTF8KIT_MUTF8, "modified-utf-8"},
-    {UTF8KIT_MUTF8, "java-modified-utf-8"},
+    {UTF8KIT_MUTF8, "MUTF-8", false},
+    {UTF8KIT_MUTF8, "mutf8", false},
+    {UTF8KIT_MUTF8, "modified-utf-8", false},
+    {UTF8KIT_MUTF8, "java-modified-utf-8", false},
 
-    {UTF8KIT_UTF8_RFC2279, "UTF-8-RFC2279"},
-    {UTF8KIT_UTF8_RFC2279, "utf8-rfc2279"},
-    {UTF8KIT_UTF8_RFC2279, "rfc2279"},
+    {UTF8KIT_UTF8_RFC2279, "UTF-8-RFC2279", false},
+    {UTF8KIT_UTF8_RFC2279, "utf8-rfc2279", false},
+    {UTF8KIT_UTF8_RFC2279, "rfc2279", false},
 };
 
 #define N_LABELS (sizeof labels / sizeof labels[0])
@@ -145,12 +146,14 @@ static bool eq_label(const unsigned char *s, size_t len, const char *name)
     return name[len] == '\0';
 }
 
-utf8kit_encoding utf8kit_encoding_from_label(const char *label, size_t len)
+/* The entry of the table that label[0..len) names (ASCII case and the
+ * white space around it ignored), or NULL. */
+static const struct label *find_label(const char *label, size_t len)
 {
     const unsigned char *s = (const unsigned char *)label;
     size_t i;
     if (s == NULL)
-        return UTF8KIT_ENCODING_UNKNOWN;
+        return NULL;
     while (len > 0 && is_space(s[0])) {
         s++;
         len--;
@@ -158,11 +161,23 @@ utf8kit_encoding utf8kit_encoding_from_label(const char *label, size_t len)
     while (len > 0 && is_space(s[len - 1]))
         len--;
     if (len == 0)
-        return UTF8KIT_ENCODING_UNKNOWN;
+        return NULL;
     for (i = 0; i < N_LABELS; i++)
         if (eq_label(s, len, labels[i].name))
-            return labels[i].enc;
-    return UTF8KIT_ENCODING_UNKNOWN;
+            return &labels[i];
+    return NULL;
+}
+
+utf8kit_encoding utf8kit_encoding_from_label(const char *label, size_t len)
+{
+    const struct label *l = find_label(label, len);
+    return l ? l->enc : UTF8KIT_ENCODING_UNKNOWN;
+}
+
+bool utf8kit_label_unmarked(const char *label, size_t len)
+{
+    const struct label *l = find_label(label, len);
+    return l != NULL && l->unmarked;
 }
 
 const char *utf8kit_encoding_name(utf8kit_encoding enc)

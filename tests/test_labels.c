@@ -175,5 +175,47 @@ int main(void)
     CHECK(utf8kit_encoding_from_label("utf-8xyz", 5) == UTF8KIT_UTF8, "length honoured");
     CHECK(utf8kit_encoding_from_label("latin1", 1) == UTF8KIT_ENCODING_UNKNOWN, "length 1");
 
+    /* The labels that do not say the byte order (RFC 2781 section 4.3),
+     * matched as utf8kit_encoding_from_label matches; every other label of
+     * every encoding says it, or has none to say. */
+    {
+        static const char *const unmarked[] = {"UTF-16", "utf16", "csUTF16", "unicode",
+                                               "UTF-32", "utf32", "csUTF32", "UCS-2",
+                                               "ucs2",   "ISO-10646-UCS-2", "csUnicode"};
+        size_t n_unmarked = 0;
+        for (i = 0; i < sizeof unmarked / sizeof unmarked[0]; i++) {
+            const char *l = unmarked[i];
+            char up[40];
+            size_t k;
+            CHECK(utf8kit_label_unmarked(l, strlen(l)), "'%s' is unmarked", l);
+            for (k = 0; l[k] && k + 3 < sizeof up; k++)
+                up[k + 1] = (char)(l[k] >= 'a' && l[k] <= 'z' ? l[k] - 32 : l[k]);
+            up[0] = ' ';
+            up[k + 1] = '\t';
+            up[k + 2] = 0;
+            CHECK(utf8kit_label_unmarked(up, k + 2), "'%s' (case, white space)", up);
+            CHECK(!utf8kit_label_unmarked(l, strlen(l) - 1), "a prefix of '%s'", l);
+        }
+        for (e = 1; e < UTF8KIT_ENCODING_COUNT; e++) {
+            const char *a;
+            size_t k;
+            for (k = 0; (a = utf8kit_encoding_alias((utf8kit_encoding)e, k)) != NULL; k++)
+                if (utf8kit_label_unmarked(a, strlen(a))) {
+                    n_unmarked++;
+                    CHECK(e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF32LE || e == UTF8KIT_UCS2LE,
+                          "unmarked '%s' names encoding %d", a, e);
+                }
+        }
+        CHECK(n_unmarked == sizeof unmarked / sizeof unmarked[0], "%zu unmarked labels",
+              n_unmarked);
+        CHECK(!utf8kit_label_unmarked("UTF-16LE", 8) &&
+                  !utf8kit_label_unmarked("unicodefeff", 11) &&
+                  !utf8kit_label_unmarked("UTF-32BE", 8) && !utf8kit_label_unmarked("UTF-8", 5),
+              "marked labels");
+        CHECK(!utf8kit_label_unmarked("klingon", 7) && !utf8kit_label_unmarked(NULL, 6) &&
+                  !utf8kit_label_unmarked("", 0),
+              "unknown, NULL, empty");
+    }
+
     return test_done("labels");
 }
