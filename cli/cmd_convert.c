@@ -25,9 +25,38 @@ static void print_help(void)
           "      --bom=keep|strip|add  byte order mark of the output (default keep)\n"
           "  -q, --quiet           no summary of replacements on stderr\n"
           "      --progress, --no-progress\n\n"
+          "A label that does not say the byte order (UTF-16, UTF-32, UCS-2 and their\n"
+          "aliases): as FROM, a byte order mark at the start decides the order and is\n"
+          "not converted (without one: little-endian); as TO, the output is\n"
+          "little-endian, and UTF-16 and UTF-32 start with a byte order mark unless\n"
+          "--bom says otherwise (as iconv does).\n\n"
           "Exit status: 0 converted, 1 input that cannot be converted (stop),\n"
           "2 usage or I/O error.\n",
           stdout);
+}
+
+/* For an input under a label that does not say its byte order (from is
+ * then UTF-16LE, UTF-32LE or UCS-2LE): the byte order its first bytes
+ * s[0..n) mark, as *from, and the length of that mark (RFC 2781 section
+ * 4.3: a signature there, not text), or 0 with *from as it is. */
+static size_t unmarked_bom(utf8kit_encoding *from, const unsigned char *s, size_t n)
+{
+    if (*from == UTF8KIT_UTF32LE) {
+        if (n >= 4 && s[0] == 0xFF && s[1] == 0xFE && s[2] == 0 && s[3] == 0)
+            return 4;
+        if (n >= 4 && s[0] == 0 && s[1] == 0 && s[2] == 0xFE && s[3] == 0xFF) {
+            *from = UTF8KIT_UTF32BE;
+            return 4;
+        }
+        return 0;
+    }
+    if (n >= 2 && s[0] == 0xFF && s[1] == 0xFE)
+        return 2;
+    if (n >= 2 && s[0] == 0xFE && s[1] == 0xFF) {
+        *from = *from == UTF8KIT_UCS2LE ? UTF8KIT_UCS2BE : UTF8KIT_UTF16BE;
+        return 2;
+    }
+    return 0;
 }
 
 static int list_encodings(void)
@@ -59,7 +88,7 @@ int cmd_convert(int argc, char **argv)
     const char *from_s = NULL, *to_s = NULL, *file = NULL, *outpath = NULL;
     utf8kit_options opt;
     int id, progress = -1;
-    bool quiet = false;
+    bool quiet = false, bom_given = false;
     memset(&opt, 0, sizeof opt);
     while ((id = cli_next(&a, opts)) != -1) {
         switch (id) {
@@ -87,6 +116,7 @@ int cmd_convert(int argc, char **argv)
         case O_BOM:
             if (!cli_bom_option("convert", a.arg, &opt.bom))
                 return CLI_EXIT_ERROR;
+            bom_given = true;
             break;
         case O_QUIET: quiet = true; break;
         case O_PROG: progress = 1; break;
@@ -107,25 +137,38 @@ int cmd_convert(int argc, char **argv)
          * cache and write(2) copies from there (a buffer of several MiB
          * sent every store to memory first). Any output size works: the
          * stream returns OUTPUT_TOO_SMALL and continues. */
-        size_t ocap = CLI_CONVERT_OUT;
+        size_t ocap = CLI_CONVERT_OUT, skip = 0, sig = 0;
         bool failed = false, bad = false;
         uint64_t replaced = 0;
+        int r;
         if (from == UTF8KIT_ENCODING_UNKNOWN)
             return cli_usage_error("convert", "unknown encoding '%s'", from_s);
         if (to == UTF8KIT_ENCODING_UNKNOWN)
             return cli_usage_error("convert", "unknown encoding '%s'", to_s);
+        /* UTF-16 or UTF-32 under an unmarked label: the output starts with
+         * its BOM, as iconv and Python write it (UCS-2 gets none, as in
+         * iconv). */
+        if (!bom_given && utf8kit_label_unmarked(to_s, strlen(to_s)) &&
+            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE))
+            opt.bom = UTF8KIT_BOM_ADD;
+        if (cli_input_open(&in, file, progress) != 0)
+            return CLI_EXIT_ERROR;
+        /* the first bytes (four, or all there are), for a byte order mark */
+        do
+            r = cli_input_fill(&in, 0);
+        while (r > 0 && in.len < 4);
+        if (r >= 0 && utf8kit_label_unmarked(from_s, strlen(from_s)))
+            skip = sig = unmarked_bom(&from, in.buf, in.len);
         if (utf8kit_stream_init(&st, from, to, &opt) != UTF8KIT_OK) {
             cli_error("convert", "cannot convert from %s to %s", utf8kit_encoding_name(from),
                       utf8kit_encoding_name(to));
+            cli_input_close(&in);
             return CLI_EXIT_ERROR;
         }
         obuf = malloc(ocap);
         if (!obuf) {
             cli_error("convert", "out of memory");
-            return CLI_EXIT_ERROR;
-        }
-        if (cli_input_open(&in, file, progress) != 0) {
-            free(obuf);
+            cli_input_close(&in);
             return CLI_EXIT_ERROR;
         }
         if (cli_output_open(&out, outpath, NULL) != 0) {
@@ -133,10 +176,10 @@ int cmd_convert(int argc, char **argv)
             free(obuf);
             return CLI_EXIT_ERROR;
         }
-        for (;;) {
-            int r = cli_input_fill(&in, in.len);
-            const unsigned char *src = in.buf;
-            size_t len = in.len;
+        for (;; r = cli_input_fill(&in, in.len)) {
+            const unsigned char *src = in.buf + skip;
+            size_t len = in.len - skip;
+            skip = 0;
             if (r < 0) {
                 failed = true;
                 break;
@@ -165,7 +208,8 @@ int cmd_convert(int argc, char **argv)
             size_t n = st.error_len < 8 ? st.error_len : 8;
             cli_hex(st.error_bytes, n, hex, sizeof hex);
             cli_error(in.name, "byte %llu: %s: %s (cannot convert from %s to %s)",
-                      (unsigned long long)st.error_offset, utf8kit_strerror(st.error_kind), hex,
+                      (unsigned long long)(st.error_offset + sig), utf8kit_strerror(st.error_kind),
+                      hex,
                       utf8kit_encoding_name(from), utf8kit_encoding_name(to));
         }
         if (failed || (bad && out.tmp)) {

@@ -502,6 +502,45 @@ r = run(["convert", "-l"])
 check(r.returncode == 0 and b"UTF-8" in r.stdout and b"latin1" in r.stdout, "convert -l")
 check(run(["convert", "-f", "klingon", "-t", "UTF-8"], data=b"").returncode == 2, "unknown label")
 
+# Labels that do not say the byte order (RFC 2781 section 4.3), as iconv and
+# CPython's "utf-16"/"utf-32" codecs read and write them: a BOM at the start
+# decides and is not text, else little-endian; UTF-16/UTF-32 output starts
+# with a BOM (little-endian) unless --bom says otherwise.
+text = "h\u00e9\u20ac\U0001F600\ufeffz"
+for label, le, be in (("UTF-16", "utf-16-le", "utf-16-be"), ("utf16", "utf-16-le", "utf-16-be"),
+                      ("UTF-32", "utf-32-le", "utf-32-be"), ("csUTF32", "utf-32-le", "utf-32-be")):
+    bom = "\ufeff"
+    for name, data in (("LE BOM", bom.encode(le) + text.encode(le)),
+                       ("BE BOM", bom.encode(be) + text.encode(be)),
+                       ("no BOM", text.encode(le))):
+        r = run(["convert", "-f", label, "-t", "UTF-8", write("unm.txt", data)])
+        check(r.returncode == 0 and r.stdout == text.encode(), "-f %s, %s" % (label, name))
+        cp = "utf-16" if "16" in label else "utf-32"
+        check(r.stdout == data.decode(cp).encode(), "-f %s, %s: as CPython" % (label, name))
+    r = run(["convert", "-f", "UTF-8", "-t", label], data=text.encode())
+    check(r.returncode == 0 and r.stdout == bom.encode(le) + text.encode(le), "-t %s" % label)
+    r = run(["convert", "-f", "UTF-8", "-t", label, "--bom=strip"], data=text.encode())
+    check(r.returncode == 0 and r.stdout == text.encode(le), "-t %s --bom=strip" % label)
+r = run(["convert", "-f", "UCS-2", "-t", "UTF-8"], data=b"\xfe\xff\x00h\x00i")
+check(r.returncode == 0 and r.stdout == b"hi", "-f UCS-2 with a big-endian BOM")
+r = run(["convert", "-f", "UTF-8", "-t", "UCS-2"], data=b"hi")
+check(r.returncode == 0 and r.stdout == b"h\x00i\x00", "-t UCS-2: no BOM (as iconv)")
+r = run(["convert", "-f", "UTF-16LE", "-t", "UTF-8"], data=b"\xff\xfeh\x00")
+check(r.returncode == 0 and r.stdout == b"\xef\xbb\xbfh", "-f UTF-16LE: U+FEFF is text")
+# the offset of an error counts the BOM's bytes
+r = run(["convert", "-f", "UTF-16", "-t", "UTF-8"], data=b"\xfe\xff\x00h\xdc\x00\x00i")
+check(r.returncode == 1 and b"byte 4: " in r.stderr and b"UTF-16BE" in r.stderr,
+      "-f UTF-16 error offset after a BOM: " + r.stderr.decode())
+# a BOM arriving a byte at a time on a pipe still decides
+p = subprocess.Popen([CLI, "convert", "-f", "UTF-16", "-t", "UTF-8"], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE)
+for b in b"\xfe\xff\x00h\x00i":
+    p.stdin.write(bytes([b]))
+    p.stdin.flush()
+    time.sleep(0.01)
+out, _ = p.communicate()
+check(p.returncode == 0 and out == b"hi", "BOM a byte at a time: %r" % out)
+
 # ---- inspect, encode, decode ----------------------------------------------------
 r = run(["inspect", "-s", "A\u2262\n"])
 check(r.returncode == 0 and r.stdout.decode().split("\n")[:3] == [
