@@ -153,12 +153,15 @@ int cmd_convert(int argc, char **argv)
             opt.bom = UTF8KIT_BOM_ADD;
         if (cli_input_open(&in, file, progress) != 0)
             return CLI_EXIT_ERROR;
-        /* the first bytes (four, or all there are), for a byte order mark */
-        do
-            r = cli_input_fill(&in, 0);
-        while (r > 0 && in.len < 4);
-        if (r >= 0 && utf8kit_label_unmarked(from_s, strlen(from_s)))
-            skip = sig = unmarked_bom(&from, in.buf, in.len);
+        /* under an unmarked label, the first four bytes (or all there
+         * are) before the stream starts, for a byte order mark */
+        r = cli_input_fill(&in, 0);
+        if (utf8kit_label_unmarked(from_s, strlen(from_s))) {
+            while (r > 0 && in.len < 4)
+                r = cli_input_fill(&in, 0);
+            if (r >= 0)
+                skip = sig = unmarked_bom(&from, in.buf, in.len);
+        }
         if (utf8kit_stream_init(&st, from, to, &opt) != UTF8KIT_OK) {
             cli_error("convert", "cannot convert from %s to %s", utf8kit_encoding_name(from),
                       utf8kit_encoding_name(to));
@@ -208,9 +211,9 @@ int cmd_convert(int argc, char **argv)
             size_t n = st.error_len < 8 ? st.error_len : 8;
             cli_hex(st.error_bytes, n, hex, sizeof hex);
             cli_error(in.name, "byte %llu: %s: %s (cannot convert from %s to %s)",
-                      (unsigned long long)(st.error_offset + sig), utf8kit_strerror(st.error_kind),
-                      hex,
-                      utf8kit_encoding_name(from), utf8kit_encoding_name(to));
+                      (unsigned long long)(st.error_offset + sig),
+                      utf8kit_strerror(st.error_kind), hex, utf8kit_encoding_name(from),
+                      utf8kit_encoding_name(to));
         }
         if (failed || (bad && out.tmp)) {
             /* nothing is left behind in a file; stdout has what was converted */

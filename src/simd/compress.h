@@ -382,7 +382,7 @@ U8K_INLINE void u8k_widen_part(void *dst, __m512i w, size_t n, bool wide, bool b
  * u8k_ascii_front avoids that for the ASCII at the start of an input.
  * In the block loop, runs of ASCII blocks realigned so, in the loop or
  * handed out of it, made English text 1.11-1.29x as fast and most other
- * texts 0.8-0.95x: gcc allocated the loop's registers otherwise.) */
+ * texts 0.71-0.97x: gcc allocated the loop's registers otherwise.) */
 U8K_INLINE void u8k_widen_block(void *dst, const unsigned char *s, bool wide, bool be)
 {
     int k;
@@ -410,8 +410,8 @@ U8K_INLINE void u8k_widen_block(void *dst, const unsigned char *s, bool wide, bo
  * the bytes before it): a 64-byte store that straddles two cache lines
  * costs more than a load that does, and a block stores two (UTF-16) or
  * four (UTF-32) of them. On an Intel Xeon (session 21) ASCII text
- * widened 19-39% faster this way than with the loads aligned instead,
- * wherever that left the stores unaligned. (On a Zen 5, session 16 had
+ * widened 22-38% faster this way than with the loads aligned instead,
+ * wherever that left the stores unaligned. (On a Zen 5, session 12 had
  * measured aligned loads 11-13% faster than loads and stores both
  * unaligned; this choice was not measured there.) The loads are aligned
  * when the output cannot be (an address that is no multiple of the unit).

@@ -720,8 +720,8 @@ U8K_INLINE size_t u8k_ascii_head(const unsigned char *src, size_t len, void *out
  * when that is less), the second one 1 to VW bytes after src (it redoes
  * the units of the bytes before it). A store that straddles two cache
  * lines costs more than a load that does: on an Intel Xeon ASCII text
- * converted 1.27-1.32x as fast to UTF-16 on AVX2 with the stores
- * aligned so, 1.04-1.06x to UTF-32, and on SSE4.2 1.24-1.34x with an
+ * converted 1.25-1.32x as fast to UTF-16 on AVX2 with the stores
+ * aligned so, 1.04-1.06x to UTF-32, and on SSE4.2 1.21-1.34x with an
  * output 8 bytes off a 16-byte boundary (session 21). Out of line, so
  * that the entry (and a short input) keeps its code. */
 static U8K_NOINLINE size_t u8k_ascii_head_long(const unsigned char *src, size_t len, void *out,
