@@ -145,12 +145,6 @@ int cmd_convert(int argc, char **argv)
             return cli_usage_error("convert", "unknown encoding '%s'", from_s);
         if (to == UTF8KIT_ENCODING_UNKNOWN)
             return cli_usage_error("convert", "unknown encoding '%s'", to_s);
-        /* UTF-16 or UTF-32 under an unmarked label: the output starts with
-         * its BOM, as iconv and Python write it (UCS-2 gets none, as in
-         * iconv). */
-        if (!bom_given && utf8kit_label_unmarked(to_s, strlen(to_s)) &&
-            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE))
-            opt.bom = UTF8KIT_BOM_ADD;
         if (cli_input_open(&in, file, progress) != 0)
             return CLI_EXIT_ERROR;
         /* under an unmarked label, the first four bytes (or all there
@@ -162,6 +156,13 @@ int cmd_convert(int argc, char **argv)
             if (r >= 0)
                 skip = sig = unmarked_bom(&from, in.buf, in.len);
         }
+        /* UTF-16 or UTF-32 under an unmarked label: the output starts with
+         * its BOM, as iconv and Python write it, unless there is no input
+         * at all (iconv writes nothing then; UCS-2 gets none, as in
+         * iconv). */
+        if (!bom_given && utf8kit_label_unmarked(to_s, strlen(to_s)) &&
+            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE) && in.len > 0)
+            opt.bom = UTF8KIT_BOM_ADD;
         if (utf8kit_stream_init(&st, from, to, &opt) != UTF8KIT_OK) {
             cli_error("convert", "cannot convert from %s to %s", utf8kit_encoding_name(from),
                       utf8kit_encoding_name(to));
