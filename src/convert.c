@@ -418,8 +418,9 @@ static size_t via_unit(utf8kit_encoding e)
  * a unit (UTF-32; UTF-16 takes 3, Latin-1 2). */
 #define VIA_UNITS 1024
 
-/* A pair of two of those (from != to, neither UTF-8) with an output
- * buffer, aligned to the units: each step converts up to VIA_UNITS units
+/* A pair of two of those (from != to, neither UTF-8), input and output
+ * aligned to their units (d NULL: measuring, below): each step converts
+ * up to VIA_UNITS units
  * of s from *pos to UTF-8 and that UTF-8 to the target at d + *w, both by
  * the kernels and both STRICT. The steps go on while a step converts its
  * units whole in both; at the first that does not (an invalid unit, a
@@ -438,7 +439,13 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     const unsigned ibe = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
     const unsigned obe = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
     unsigned char buf[4 * VIA_UNITS];
-    if (isz == 0 || osz == 0 || !aligned(s + *pos, isz) || !aligned(d + *w, osz))
+    if (isz == 0 || osz == 0 || !aligned(s + *pos, isz) || (d != NULL && !aligned(d + *w, osz)))
+        return;
+    /* Measuring: the output units of each step's UTF-8 are counted by the
+     * kernels (count, UTF-16 length: exact on the valid UTF-8 a step
+     * makes); not for Latin-1, whose characters above U+00FF the generic
+     * loop must see. */
+    if (d == NULL && osz == 1)
         return;
     for (;;) {
         const unsigned char *in = s + *pos;
@@ -460,6 +467,11 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             a = k->latin1_to_utf8(in, units, buf, sizeof buf);
         if (a.status != UTF8KIT_OK)
             return;
+        if (d == NULL) {
+            *pos += units * isz;
+            *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
+            continue;
+        }
         if (osz == 2)
             b = k->utf8_to_utf16(buf, a.written, (uint16_t *)(void *)(d + *w), room, obe);
         else if (osz == 4)
@@ -566,7 +578,7 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
          * end: the generic loop reports both the same way. */
         return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, r.replaced);
     }
-    if (d != NULL && from != to)
+    if (from != to)
         via_utf8(from, to, s, src_len, d, dst_cap, &pos, &w);
     return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0);
 }

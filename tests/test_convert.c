@@ -754,20 +754,25 @@ static void test_random_typed_vs_generic(void)
  * malloc's addresses (aligned: utf8kit_convert goes through UTF-8 by the
  * kernels, via_utf8 in convert.c) and one byte past them (the generic
  * loop, for every pair here has a 16- or 32-bit side) must give the same
- * result and bytes, and neither writes past cap. */
+ * result and bytes, and neither writes past cap; so must measuring. */
 static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
                      size_t n, utf8kit_policy pol, size_t cap)
 {
     utf8kit_options o = opts(pol);
     unsigned char *a = malloc(n + 1), *b = malloc(n + 2), *da = malloc(cap + 8),
                   *db = malloc(cap + 9);
-    utf8kit_result ra, rb;
+    utf8kit_result ra, rb, m;
     size_t k;
     int canary = 1;
     memcpy(a, src, n);
     memcpy(b + 1, src, n);
     memset(da, 0xA5, cap + 8);
     memset(db, 0xA5, cap + 9);
+    m = utf8kit_convert(from, to, a, n, NULL, 0, &o);
+    rb = utf8kit_convert(from, to, b + 1, n, NULL, 0, &o);
+    CHECK(same_res(m, rb), "via %d->%d pol %d n %zu: measure %s %zu/%zu vs generic %s %zu/%zu",
+          from, to, pol, n, utf8kit_status_name(m.status), m.read, m.written,
+          utf8kit_status_name(rb.status), rb.read, rb.written);
     ra = utf8kit_convert(from, to, a, n, da, cap, &o);
     rb = utf8kit_convert(from, to, b + 1, n, db + 1, cap, &o);
     for (k = cap; k < cap + 8; k++)
@@ -777,6 +782,9 @@ static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
           from, to, pol, n, cap, utf8kit_status_name(ra.status), ra.read, ra.written, ra.error_len,
           ra.replaced, utf8kit_status_name(rb.status), rb.read, rb.written, rb.error_len,
           rb.replaced);
+    if (cap >= m.written)
+        CHECK(same_res(m, ra), "via %d->%d pol %d n %zu: measured %zu, converted %zu", from, to,
+              pol, n, m.written, ra.written);
     free(a);
     free(b);
     free(da);
