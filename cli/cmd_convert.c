@@ -148,20 +148,23 @@ int cmd_convert(int argc, char **argv)
         if (cli_input_open(&in, file, progress) != 0)
             return CLI_EXIT_ERROR;
         /* under an unmarked label, the first four bytes (or all there
-         * are) before the stream starts, for a byte order mark */
+         * are) before the stream starts, for a byte order mark, and one
+         * byte past a mark (or the end) */
         r = cli_input_fill(&in, 0);
         if (utf8kit_label_unmarked(from_s, strlen(from_s))) {
             while (r > 0 && in.len < 4)
                 r = cli_input_fill(&in, 0);
             if (r >= 0)
                 skip = sig = unmarked_bom(&from, in.buf, in.len);
+            while (r > 0 && skip > 0 && in.len <= skip)
+                r = cli_input_fill(&in, 0);
         }
         /* UTF-16 or UTF-32 under an unmarked label: the output starts with
-         * its BOM, as iconv and Python write it, unless there is no input
-         * at all (iconv writes nothing then; UCS-2 gets none, as in
-         * iconv). */
+         * its BOM, as iconv and Python write it, unless the input holds
+         * nothing but a source BOM, or nothing (iconv writes nothing then;
+         * UCS-2 gets none, as in iconv). */
         if (!bom_given && utf8kit_label_unmarked(to_s, strlen(to_s)) &&
-            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE) && in.len > 0)
+            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE) && (in.len > skip || !in.eof))
             opt.bom = UTF8KIT_BOM_ADD;
         if (utf8kit_stream_init(&st, from, to, &opt) != UTF8KIT_OK) {
             cli_error("convert", "cannot convert from %s to %s", utf8kit_encoding_name(from),

@@ -523,6 +523,8 @@ for label, le, be in (("UTF-16", "utf-16-le", "utf-16-be"), ("utf16", "utf-16-le
     check(r.returncode == 0 and r.stdout == text.encode(le), "-t %s --bom=strip" % label)
     r = run(["convert", "-f", "UTF-8", "-t", label], data=b"")
     check(r.returncode == 0 and r.stdout == b"", "-t %s of nothing: nothing (as iconv)" % label)
+    r = run(["convert", "-f", label, "-t", label], data=bom.encode(be))
+    check(r.returncode == 0 and r.stdout == b"", "%s of a BOM alone: nothing (as iconv)" % label)
 r = run(["convert", "-f", "UCS-2", "-t", "UTF-8"], data=b"\xfe\xff\x00h\x00i")
 check(r.returncode == 0 and r.stdout == b"hi", "-f UCS-2 with a big-endian BOM")
 r = run(["convert", "-f", "UTF-8", "-t", "UCS-2"], data=b"hi")
