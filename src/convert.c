@@ -403,15 +403,20 @@ static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) =
 
 /* ---- pairs without UTF-8, through it ------------------------------------- */
 
-/* The encodings that have kernels to and from UTF-8: UTF-16 in either
- * byte order, UTF-32 in the host's, Latin-1. Their unit size, or 0. */
-static size_t via_unit(utf8kit_encoding e)
+/* The kernel pairs that take e to UTF-8 (*to8) and back (*from8), for
+ * the encodings that have them: UTF-16 in either byte order, UTF-32 in
+ * the host's, Latin-1. False for the others. */
+static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
 {
     if (e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE)
-        return 2;
-    if (e == UTF8KIT_UTF32)
-        return 4;
-    return e == UTF8KIT_LATIN1 ? 1 : 0;
+        *to8 = P_U16_U8, *from8 = P_U8_U16;
+    else if (e == UTF8KIT_UTF32)
+        *to8 = P_U32_U8, *from8 = P_U8_U32;
+    else if (e == UTF8KIT_LATIN1)
+        *to8 = P_L1_U8, *from8 = P_U8_L1;
+    else
+        return false;
+    return true;
 }
 
 /* Input units converted a step, through a UTF-8 buffer of at most 4 bytes
@@ -420,9 +425,8 @@ static size_t via_unit(utf8kit_encoding e)
 
 /* A pair of two of those (from != to, neither UTF-8), input and output
  * aligned to their units (d NULL: measuring, below): each step converts
- * up to VIA_UNITS units
- * of s from *pos to UTF-8 and that UTF-8 to the target at d + *w, both by
- * the kernels and both STRICT. The steps go on while a step converts its
+ * up to VIA_UNITS units of s from *pos to UTF-8 and that UTF-8 to the
+ * target at d + *w, both by the kernels (call_kernel) and both STRICT. The steps go on while a step converts its
  * units whole in both; at the first that does not (an invalid unit, a
  * character the target cannot hold, not enough room) *pos and *w are where
  * it started, a character boundary, and the caller's generic loop goes on
@@ -435,11 +439,16 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
                      size_t len, unsigned char *d, size_t cap, size_t *pos, size_t *w)
 {
     const u8k_kernels *k = u8k_kernels_now();
-    const size_t isz = via_unit(from), osz = via_unit(to);
     const unsigned ibe = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
     const unsigned obe = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
+    enum pair pa, pb, unused;
+    size_t isz, osz;
     unsigned char buf[4 * VIA_UNITS];
-    if (isz == 0 || osz == 0 || !aligned(s + *pos, isz) || (d != NULL && !aligned(d + *w, osz)))
+    if (!via_pairs(from, &pa, &unused) || !via_pairs(to, &unused, &pb))
+        return;
+    isz = in_size[pa];
+    osz = out_size[pb];
+    if (!aligned(s + *pos, isz) || (d != NULL && !aligned(d + *w, osz)))
         return;
     /* Measuring: the output units of each step's UTF-8 are counted by the
      * kernels (count, UTF-16 length: exact on the valid UTF-8 a step
@@ -459,12 +468,7 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         }
         if (units == 0)
             return;
-        if (isz == 2)
-            a = k->utf16_to_utf8((const uint16_t *)(const void *)in, units, buf, sizeof buf, ibe);
-        else if (isz == 4)
-            a = k->utf32_to_utf8((const uint32_t *)(const void *)in, units, buf, sizeof buf, 0);
-        else
-            a = k->latin1_to_utf8(in, units, buf, sizeof buf);
+        a = call_kernel(k, pa, in, units, buf, sizeof buf, ibe);
         if (a.status != UTF8KIT_OK)
             return;
         if (d == NULL) {
@@ -472,12 +476,7 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
             continue;
         }
-        if (osz == 2)
-            b = k->utf8_to_utf16(buf, a.written, (uint16_t *)(void *)(d + *w), room, obe);
-        else if (osz == 4)
-            b = k->utf8_to_utf32(buf, a.written, (uint32_t *)(void *)(d + *w), room, 0);
-        else
-            b = k->utf8_to_latin1(buf, a.written, d + *w, room, 0);
+        b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
         if (b.status != UTF8KIT_OK)
             return;
         *pos += units * isz;

@@ -675,6 +675,9 @@ U8K_INLINE utf8kit_result u8k_last_block(const unsigned char *src, size_t len, s
     e = u.e & in;
     if (kind == U8K_BAD || (size_t)__builtin_popcountll(e) > cap - o)
         return u8k_rest(src, len, done, od, out, cap, flags, wide);
+    /* (the exact stores written out, not u8k_store_block with exact a
+     * value known at run time: that built both kinds of store into each
+     * path, and the short path to UTF-32 grew by half) */
     if (plain) {
         u.e = e;
         o += u8k_store_block(kind, &u, out, o, wide, be);

@@ -740,6 +740,14 @@ static U8K_NOINLINE size_t u8k_ascii_head_long(const unsigned char *src, size_t 
     return a + u8k_ascii_head(src + a, len - a, (unsigned char *)out + a * us, cap - a, be, wide);
 }
 
+/* The ASCII blocks at the start, by the head for the length. */
+U8K_INLINE size_t u8k_ascii_start(const unsigned char *src, size_t len, void *out, size_t cap,
+                                  bool be, bool wide)
+{
+    return len >= 256 && cap >= 256 ? u8k_ascii_head_long(src, len, out, cap, be, wide)
+                                    : u8k_ascii_head(src, len, out, cap, be, wide);
+}
+
 /* A short ASCII input (U8K_SHORT_ASCII of simd/validate.h), when its
  * units fit: eight groups of 8 units at u8k_short_at(k, len), as the test
  * reads them (the last ones overlap, and write the same units again). No
@@ -822,9 +830,7 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
     size_t a, k;
     if (u8k_short_ascii_units(src, len, dst, cap, (flags & U8K_BE) != 0, false))
         return u8k_res(UTF8KIT_OK, len, len, 0);
-    a = len >= 256 && cap >= 256
-            ? u8k_ascii_head_long(src, len, dst, cap, (flags & U8K_BE) != 0, false)
-            : u8k_ascii_head(src, len, dst, cap, (flags & U8K_BE) != 0, false);
+    a = u8k_ascii_start(src, len, dst, cap, (flags & U8K_BE) != 0, false);
     if (a + VW > len && a < len &&
         (k = u8k_part_units(src + a, len - a, dst + a, cap - a, (flags & U8K_BE) != 0, false)) !=
             SIZE_MAX)
@@ -846,8 +852,7 @@ static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t l
     size_t a, k;
     if (u8k_short_ascii_units(src, len, dst, cap, false, true))
         return u8k_res(UTF8KIT_OK, len, len, 0);
-    a = len >= 256 && cap >= 256 ? u8k_ascii_head_long(src, len, dst, cap, false, true)
-                                 : u8k_ascii_head(src, len, dst, cap, false, true);
+    a = u8k_ascii_start(src, len, dst, cap, false, true);
     if (a + VW > len && a < len &&
         (k = u8k_part_units(src + a, len - a, dst + a, cap - a, false, true)) != SIZE_MAX)
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
