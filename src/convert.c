@@ -13,7 +13,11 @@
  *    and for pointers not aligned for 16/32-bit units.
  * utf8kit_convert takes the typed driver whenever the pair and the
  * alignment allow, and the generic loop for the rest (and for a partial
- * unit at the end of UTF-16/UTF-32 input).
+ * unit at the end of UTF-16/UTF-32 input). Between them, when aligned:
+ * UTF-8 to and from UCS-2 and UTF-32 in the other byte order take the
+ * typed driver over the stretches where it gives what the generic loop
+ * would (stretches), and pairs of UTF-16, UTF-32 and Latin-1 go through
+ * UTF-8 by the kernels while valid (via_utf8).
  *
  * Resuming: after OUTPUT_TOO_SMALL, calling again on src + read with more
  * room gives the rest of the output, provided the BOM option of the second
@@ -306,11 +310,14 @@ static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz
         d[i * osz + (be ? osz - 1 : 0)] = s[i];
 }
 
-/* The generic loop: from byte offset *pos of src, writing from byte *w of
- * dst, per the policy. */
+/* The generic loop: from byte offset pos of src, writing from byte w of
+ * dst, per the policy, while pos < stop (at most len: the characters are
+ * read from the whole input, so one that starts before stop ends where it
+ * ends in the whole input). */
 static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
                               size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
-                              const struct u8k_subst *x, size_t pos, size_t w, size_t replaced)
+                              const struct u8k_subst *x, size_t pos, size_t w, size_t replaced,
+                              size_t stop)
 {
     utf8kit_result r;
     unsigned char buf[8];
@@ -318,7 +325,7 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
     bool ascii_run = u8k_unit_size(from) == 1;
     size_t osz = u8k_unit_size(to);
     bool obe = to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE || to == UTF8KIT_UTF32BE;
-    while (pos < len) {
+    while (pos < stop) {
         uint32_t cp;
         size_t n, k;
         const unsigned char *out = buf;
@@ -484,6 +491,214 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     }
 }
 
+/* ---- UCS-2, and UTF-32 in the other byte order, with UTF-8 ---------------- */
+
+/* UTF-32 in the byte order the kernels do not take (not the host's). */
+#define UTF32_OTHER (UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE)
+
+/* The n 4-byte units of s, each byte-reversed, to d (d == s allowed). */
+static void swap32(unsigned char *d, const unsigned char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t v;
+        memcpy(&v, s + 4 * i, 4);
+        v = v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
+        memcpy(d + 4 * i, &v, 4);
+    }
+}
+
+/* The offset of the first unit of the UCS-2 s[i..end) (whole units, big-
+ * endian when be) that is a surrogate (D800..DFFF), or end. Eight bytes a
+ * step: their high bytes masked to the top 5 bits and compared with D8
+ * become 00 just for a surrogate; the low bytes are made FF. */
+static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool be)
+{
+    unsigned char mb[8], vb[8];
+    uint64_t m, v;
+    size_t k;
+    for (k = 0; k < 8; k++) {
+        bool high = (k % 2 == 0) == be;
+        mb[k] = high ? 0xF8 : 0x00;
+        vb[k] = high ? 0xD8 : 0xFF;
+    }
+    memcpy(&m, mb, 8);
+    memcpy(&v, vb, 8);
+    for (; end - i >= 8; i += 8) {
+        uint64_t x, t;
+        memcpy(&x, s + i, 8);
+        t = (x & m) ^ v;
+        /* some byte of t is 00 */
+        if ((t - UINT64_C(0x0101010101010101)) & ~t & UINT64_C(0x8080808080808080))
+            break;
+    }
+    for (; i < end; i += 2)
+        if ((s[i + !be] & 0xF8) == 0xD8)
+            break;
+    return i;
+}
+
+/* The offset of the first byte F0..FF in s[i..len), or len: bytes whose
+ * top four bits are set (a shift moves each byte's bits 4..6 up to its bit
+ * 7; what crosses into the next byte lands below bit 7). */
+static size_t next_f0(const unsigned char *s, size_t i, size_t len)
+{
+    for (; len - i >= 8; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (x & x << 1 & x << 2 & x << 3 & UINT64_C(0x8080808080808080))
+            break;
+    }
+    for (; i < len; i++)
+        if (s[i] >= 0xF0)
+            break;
+    return i;
+}
+
+/* r with read, written and replaced the totals (byte offsets), error_len
+ * in bytes (r's units were unit bytes). */
+static utf8kit_result totals(utf8kit_result r, size_t pos, size_t w, size_t replaced, size_t unit)
+{
+    r.read = pos;
+    r.written = w;
+    r.error_len *= unit;
+    r.replaced = replaced;
+    return r;
+}
+
+/* UTF-8 to and from UCS-2 and UTF-32 in the other byte order, from byte
+ * pos of s and byte w of d (NULL: measuring), by the typed driver over the
+ * stretches that are the same as a pair the kernels know, and the generic
+ * loop for what lies between them:
+ *  - UTF-8 -> UTF-32 other order: UTF-8 -> UTF-32, then each unit written
+ *    byte-reversed in place (the substitute taken in the host's order);
+ *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
+ *    into a buffer, then UTF-32 -> UTF-8 (every unit is a character or an
+ *    error of its own, so the steps change nothing);
+ *  - UCS-2 -> UTF-8: UTF-16 -> UTF-8 up to the next surrogate unit (UTF-16
+ *    and UCS-2 read the others alike), the generic loop for that unit;
+ *  - UTF-8 -> UCS-2: UTF-8 -> UTF-16 up to the next byte F0..FF (UCS-2
+ *    and UTF-16 write characters below U+10000 alike, and a byte F0..FF
+ *    never continues a sequence, so one cut there is an error in the whole
+ *    input too, whose maximal subpart ends there), the generic loop for
+ *    the character (or error) there.
+ * Returns false, having done nothing, for any other pair or when the
+ * UCS-2 or UTF-32 side is not aligned to its units; else *res is the
+ * answer, what the generic loop alone would give (bench/RESULTS.md,
+ * session 22). */
+static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                      size_t len, unsigned char *d, size_t cap, const utf8kit_options *opt,
+                      const struct u8k_subst *x, size_t pos, size_t w, utf8kit_result *res)
+{
+    utf8kit_policy pol = opt->policy;
+    size_t rep = 0;
+    utf8kit_result r;
+    if (from == UTF8KIT_UTF8 && to == UTF32_OTHER) {
+        struct u8k_subst hx;
+        if (d != NULL && !aligned(d + w, 4))
+            return false;
+        u8k_make_subst(&hx, UTF8KIT_UTF32, opt->substitute);
+        r = drive(P_U8_U32, s + pos, len - pos, d ? d + w : NULL, d ? (cap - w) / 4 : SIZE_MAX,
+                  pol, 0, &hx, UTF8KIT_UTF32, NULL);
+        if (d != NULL)
+            swap32(d + w, d + w, r.written);
+        pos += r.read;
+        w += r.written * 4;
+        rep = r.replaced;
+        /* TRUNCATED: a sequence cut by the end, as in utf8kit_convert */
+        *res = r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED
+                   ? totals(r, pos, w, rep, 1)
+                   : generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if (from == UTF32_OTHER && to == UTF8KIT_UTF8) {
+        unsigned char buf[4 * VIA_UNITS];
+        if (!aligned(s + pos, 4))
+            return false;
+        while (len - pos >= 4) {
+            size_t n = (len - pos) / 4 < VIA_UNITS ? (len - pos) / 4 : VIA_UNITS;
+            swap32(buf, s + pos, n);
+            r = drive(P_U32_U8, buf, n, d ? d + w : NULL, d ? cap - w : SIZE_MAX, pol, 0, x, to,
+                      NULL);
+            pos += r.read * 4;
+            w += r.written;
+            rep += r.replaced;
+            if (r.status != UTF8KIT_OK) {
+                *res = totals(r, pos, w, rep, 4);
+                return true;
+            }
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if ((from == UTF8KIT_UCS2LE || from == UTF8KIT_UCS2BE) && to == UTF8KIT_UTF8) {
+        bool be = from == UTF8KIT_UCS2BE;
+        size_t end = pos + (len - pos) / 2 * 2;
+        if (!aligned(s + pos, 2))
+            return false;
+        while (pos < end) {
+            size_t q = next_surrogate(s, pos, end, be);
+            if (q > pos) {
+                r = drive(P_U16_U8, s + pos, (q - pos) / 2, d ? d + w : NULL,
+                          d ? cap - w : SIZE_MAX, pol, be ? U8K_BE : 0, x, to, NULL);
+                pos += r.read * 2;
+                w += r.written;
+                rep += r.replaced;
+                if (r.status != UTF8KIT_OK) {
+                    *res = totals(r, pos, w, rep, 2);
+                    return true;
+                }
+            }
+            if (q < end) {
+                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, pos + 2);
+                if (r.status != UTF8KIT_OK) {
+                    *res = r;
+                    return true;
+                }
+                pos = r.read;
+                w = r.written;
+                rep = r.replaced;
+            }
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UCS2LE || to == UTF8KIT_UCS2BE)) {
+        bool be = to == UTF8KIT_UCS2BE;
+        if (d != NULL && !aligned(d + w, 2))
+            return false;
+        while (pos < len) {
+            size_t q = next_f0(s, pos, len);
+            if (q > pos) {
+                r = drive(P_U8_U16, s + pos, q - pos, d ? d + w : NULL,
+                          d ? (cap - w) / 2 : SIZE_MAX, pol, be ? U8K_BE : 0, x, to, NULL);
+                pos += r.read;
+                w += r.written * 2;
+                rep += r.replaced;
+                if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
+                    *res = totals(r, pos, w, rep, 1);
+                    return true;
+                }
+            }
+            if (pos < len) {
+                /* the sequence TRUNCATED left, if any, and the one at q */
+                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, q < len ? q + 1 : len);
+                if (r.status != UTF8KIT_OK) {
+                    *res = r;
+                    return true;
+                }
+                pos = r.read;
+                w = r.written;
+                rep = r.replaced;
+            }
+        }
+        *res = u8k_res(UTF8KIT_OK, pos, w, 0);
+        res->replaced = rep;
+        return true;
+    }
+    return false;
+}
+
 utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
                                size_t src_len, void *dst, size_t dst_cap,
                                const utf8kit_options *opt)
@@ -575,11 +790,14 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         /* TRUNCATED from the driver can only be a UTF-8 sequence cut by
          * the end (error_len = the rest) or a UTF-16 high surrogate at the
          * end: the generic loop reports both the same way. */
-        return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, r.replaced);
+        return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, r.replaced,
+                       src_len);
     }
+    if (stretches(from, to, s, src_len, d, dst_cap, opt, &x, pos, w, &r))
+        return r;
     if (from != to)
         via_utf8(from, to, s, src_len, d, dst_cap, &pos, &w);
-    return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0);
+    return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0, src_len);
 }
 
 /* Output bytes one input unit of a `unit`-byte source can produce in

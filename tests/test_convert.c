@@ -876,6 +876,96 @@ static void test_via_utf8(void)
         }
 }
 
+/* UTF-8 to and from UCS-2 and UTF-32 in the other byte order than the
+ * host's go by the kernels over stretches when aligned (stretches() in
+ * convert.c), the generic loop otherwise: random texts of 0 to 3000
+ * characters of every width (supplementary ones are errors in UCS-2 on
+ * either side), valid, with bits flipped, and with a partial unit at the
+ * end; sequences cut right before a byte F0..FF; every policy; rooms of
+ * the whole output, none, half, one byte less and around 1024 units. */
+static void test_stretches(void)
+{
+    static const uint32_t pick[] = {0x41, 0x7F, 0xE9, 0x7FF, 0x800, 0x20AC,
+                                    0xFFFD, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF};
+    static const size_t lens[] = {0, 1, 7, 8, 9, 17, 100, 1023, 1024, 1025, 3000};
+    static const char *const cut[] = {"\xE4\xB8\xF0\x9F\x98\x80z", "a\xF0", "\xF0\x9F\x98",
+                                      "\xE4\xB8\xAD\xF5\x80\xE4", "\xED\xA0\x80\xF0\x90\x80\x80x",
+                                      "\xF4\x90\x80\x80\xC3", "abcdefg\xC3\xF0\x9F\x98\x80\xE4\xB8"};
+    const utf8kit_encoding other = UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
+    const utf8kit_encoding side[] = {UTF8KIT_UCS2LE, UTF8KIT_UCS2BE, other};
+    uint64_t seed = 22;
+    size_t li, v, e, k;
+    for (li = 0; li < sizeof lens / sizeof lens[0] + sizeof cut / sizeof cut[0]; li++)
+        for (v = 0; v < (quick ? 2u : 4u); v++) {
+            unsigned char *u8 = malloc(4 * 3000 + 8);
+            size_t n8 = 0;
+            if (li < sizeof lens / sizeof lens[0]) {
+                for (k = 0; k < lens[li]; k++) {
+                    seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                    /* v 0 and 2: of every width; v 1 and 3: no 4-octet character */
+                    n8 += ref_utf8(pick[(seed >> 40) % (v % 2 ? 8 : sizeof pick / sizeof pick[0])],
+                                   u8 + n8);
+                }
+            } else {
+                n8 = strlen(cut[li - sizeof lens / sizeof lens[0]]);
+                memcpy(u8, cut[li - sizeof lens / sizeof lens[0]], n8);
+            }
+            for (e = 0; e < 3; e++) {
+                utf8kit_options ro = opts(UTF8KIT_REPLACE);
+                unsigned char *in, *bytes;
+                size_t n, f;
+                for (f = 0; f < 2; f++) {
+                    /* f 0: UTF-8 to the side encoding, 1: back */
+                    utf8kit_encoding from = f ? side[e] : UTF8KIT_UTF8;
+                    utf8kit_encoding to = f ? UTF8KIT_UTF8 : side[e];
+                    int p;
+                    if (f) {
+                        /* the text in the side encoding as UTF-16 or
+                         * UTF-32 writes it (so pairs of surrogates, errors
+                         * in UCS-2) */
+                        utf8kit_encoding as = e == 0   ? UTF8KIT_UTF16LE
+                                              : e == 1 ? UTF8KIT_UTF16BE
+                                                       : other;
+                        n = conv(UTF8KIT_UTF8, as, u8, n8, &ro, &in).written;
+                    } else {
+                        in = malloc(n8 + 1);
+                        memcpy(in, u8, n8);
+                        n = n8;
+                    }
+                    if (v >= 2 && n > 0) {
+                        /* a few bits flipped, and (v 3) a partial unit at the end */
+                        for (k = 0; k < 1 + n / 200; k++) {
+                            seed = seed * UINT64_C(6364136223846793005) +
+                                   UINT64_C(1442695040888963407);
+                            in[(seed >> 33) % n] ^= (unsigned char)(1u << ((seed >> 50) % 8));
+                        }
+                        if (v == 3 && f)
+                            n -= 1;
+                    }
+                    bytes = in;
+                    for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
+                        utf8kit_options o = opts((utf8kit_policy)p);
+                        size_t whole, caps[6], c;
+                        if (p == UTF8KIT_ASSUME_VALID && (v >= 2 || li >= sizeof lens / sizeof lens[0]))
+                            continue; /* promised valid: any output goes */
+                        whole = utf8kit_convert(from, to, bytes, n, NULL, 0, &o).written;
+                        caps[0] = whole;
+                        caps[1] = 0;
+                        caps[2] = whole / 2;
+                        caps[3] = whole ? whole - 1 : 0;
+                        caps[4] = 1024 * (f ? 3 : 4) + 1;
+                        caps[5] = 2048 * 2 + 2;
+                        for (c = 0; c < (quick ? 4u : 6u); c++)
+                            if (caps[c] <= whole + 8)
+                                via_same(from, to, bytes, n, (utf8kit_policy)p, caps[c]);
+                    }
+                    free(in);
+                }
+            }
+            free(u8);
+        }
+}
+
 /* utf8kit_repair of strings of 0 to 72 bytes (its own path for 8 to 64
  * bytes, valid or not) against utf8kit_convert UTF-8 -> UTF-8 under
  * REPLACE (the driver's path): valid mixes of every width, then each with
@@ -1310,6 +1400,7 @@ int main(void)
     test_capacities();
     test_random_typed_vs_generic();
     test_via_utf8();
+    test_stretches();
     test_repair_short();
     test_error_tables();
     test_options();
