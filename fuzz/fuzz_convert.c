@@ -13,6 +13,8 @@
  *  - never a write past the capacity (canary), written <= capacity and
  *    <= utf8kit_max_output_size;
  *  - dst == NULL measures exactly what a big enough buffer gets;
+ *  - input and output at odd addresses (the generic loop for every pair
+ *    with a 16- or 32-bit side) give the same result and bytes;
  *  - REPLACE and SKIP consume everything; STRICT's output is the prefix of
  *    REPLACE's; STRICT OK means REPLACE and ASSUME_VALID give the same;
  *  - a small buffer gives a prefix of the full output, stops with
@@ -146,6 +148,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m = utf8kit_convert(from, to, s, len, NULL, 0, &o);
     FUZZ_CHECK(same_result(m, full.r), "%d->%d p%d measure " RES_FMT " vs " RES_FMT, from, to,
                o.policy, RES_ARGS(m), RES_ARGS(full.r));
+
+    /* the same call at odd addresses, where every pair with a 16- or
+     * 32-bit side takes the generic loop alone (the typed driver,
+     * via_utf8 and stretches in convert.c want aligned units): the same
+     * result and bytes */
+    {
+        unsigned char *ib = malloc(len + 2), *ob = malloc(maxsz + 2);
+        utf8kit_result g;
+        FUZZ_CHECK(ib != NULL && ob != NULL, "out of memory");
+        if (len)
+            memcpy(ib + 1, s, len);
+        g = utf8kit_convert(from, to, ib + 1, len, ob + 1, maxsz, &o);
+        FUZZ_CHECK(same_result(g, full.r) && memcmp(ob + 1, full.out, g.written) == 0,
+                   "%d->%d p%d odd addresses " RES_FMT " vs " RES_FMT, from, to, o.policy,
+                   RES_ARGS(g), RES_ARGS(full.r));
+        free(ib);
+        free(ob);
+    }
 
     /* policies against each other (same BOM option and substitute) */
     if (o.policy != UTF8KIT_ASSUME_VALID) {
