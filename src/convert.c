@@ -433,16 +433,18 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
 /* A pair of two of those (from != to, neither UTF-8), input and output
  * aligned to their units (d NULL: measuring, below): each step converts
  * up to VIA_UNITS units of s from *pos to UTF-8 and that UTF-8 to the
- * target at d + *w, both by the kernels (call_kernel) and both STRICT. The steps go on while a step converts its
- * units whole in both; at the first that does not (an invalid unit, a
- * character the target cannot hold, not enough room) *pos and *w are where
- * it started, a character boundary, and the caller's generic loop goes on
- * from there, as it would have reached it: everything before converted
- * as it converts valid input. A UTF-16 step does not end between the two
- * units of a pair. A step costs the two kernels' times, where the generic
- * loop decodes and encodes a character at a time (bench/RESULTS.md,
- * session 21: 3.5-45x as fast). */
-static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+ * target at d + *w, both by the kernels (call_kernel) and both STRICT.
+ * The steps go on while a step converts its units whole in both. A step
+ * that does not (an invalid unit, a character the target cannot hold, not
+ * enough room) keeps what both kernels converted, up to a character
+ * boundary, and via_utf8 returns with *pos and *w there: everything
+ * before converted as the generic loop converts valid input, which goes
+ * on from there (utf8kit_convert). A UTF-16 step does not end between
+ * the two units of a pair. A step costs the two kernels' times, where the
+ * generic loop decodes and encodes a character at a time
+ * (bench/RESULTS.md, session 21: 3.5-45x as fast). Returns false, having
+ * done nothing, for a pair or alignment it does not take. */
+static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
                      size_t len, unsigned char *d, size_t cap, size_t *pos, size_t *w)
 {
     const u8k_kernels *k = u8k_kernels_now();
@@ -452,17 +454,17 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     size_t isz, osz;
     unsigned char buf[4 * VIA_UNITS];
     if (!via_pairs(from, &pa, &unused) || !via_pairs(to, &unused, &pb))
-        return;
+        return false;
     isz = in_size[pa];
     osz = out_size[pb];
     if (!aligned(s + *pos, isz) || (d != NULL && !aligned(d + *w, osz)))
-        return;
+        return false;
     /* Measuring: the output units of each step's UTF-8 are counted by the
      * kernels (count, UTF-16 length: exact on the valid UTF-8 a step
      * makes); not for Latin-1, whose characters above U+00FF the generic
      * loop must see. */
     if (d == NULL && osz == 1)
-        return;
+        return false;
     for (;;) {
         const unsigned char *in = s + *pos;
         size_t units = (len - *pos) / isz, room = (cap - *w) / osz;
@@ -474,20 +476,26 @@ static void via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
                 units--;
         }
         if (units == 0)
-            return;
+            return true;
+        /* a.read: the units before the first invalid one, or all */
         a = call_kernel(k, pa, in, units, buf, sizeof buf, ibe);
-        if (a.status != UTF8KIT_OK)
-            return;
         if (d == NULL) {
-            *pos += units * isz;
+            *pos += a.read * isz;
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
-            continue;
+        } else {
+            b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
+            /* b stopped short: its input's first b.read bytes are whole
+             * characters, as many units of s as UTF-16 or (UTF-32,
+             * Latin-1: one a character) characters */
+            *pos += isz * (b.status == UTF8KIT_OK ? a.read
+                           : isz == 2             ? k->utf16_length(buf, b.read)
+                                                  : k->count(buf, b.read));
+            *w += b.written * osz;
+            if (b.status != UTF8KIT_OK)
+                return true;
         }
-        b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
-        if (b.status != UTF8KIT_OK)
-            return;
-        *pos += units * isz;
-        *w += b.written * osz;
+        if (a.status != UTF8KIT_OK)
+            return true;
     }
 }
 
@@ -795,8 +803,25 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
     }
     if (stretches(from, to, s, src_len, d, dst_cap, opt, &x, pos, w, &r))
         return r;
-    if (from != to)
-        via_utf8(from, to, s, src_len, d, dst_cap, &pos, &w);
+    if (from != to) {
+        /* Through UTF-8 by the kernels, the generic loop after each step
+         * that stops short, for one character (the error) when the steps
+         * had gone some way, else for twice as many as the last time
+         * (from 16): input where the steps keep stopping soon costs a few
+         * steps more than the generic loop alone. */
+        size_t rep = 0, gen = 0, p0 = pos, unit = u8k_unit_size(from);
+        while (via_utf8(from, to, s, src_len, d, dst_cap, &pos, &w) && pos < src_len) {
+            gen = pos - p0 >= 64 * unit ? 1 : gen ? 2 * gen : 16;
+            r = generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, rep,
+                        gen < (src_len - pos) / unit ? pos + unit * gen : src_len);
+            if (r.status != UTF8KIT_OK || r.read == src_len)
+                return r;
+            p0 = pos = r.read;
+            w = r.written;
+            rep = r.replaced;
+        }
+        return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, rep, src_len);
+    }
     return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0, src_len);
 }
 

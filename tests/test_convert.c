@@ -813,10 +813,12 @@ static void test_via_utf8(void)
     uint64_t seed = 2026;
     size_t li, f, t, v;
     for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
-        for (v = 0; v < (quick ? 3u : 6u); v++) {
+        for (v = 0; v < (quick ? 3u : 8u); v++) {
             /* the text as code points: v 0 of every width, v 1 of Latin-1
              * only, v 2 ASCII then U+1F600 at code point 1023 (UTF-16
-             * units 1023 and 1024), v 3-5 with an error put in below */
+             * units 1023 and 1024), v 3-5 with an error put in below, v 6
+             * and 7 with one every 37 and every 3 units (the steps that
+             * stop short, and the generic loop between them) */
             uint32_t cps[3000];
             unsigned char u8[4 * 3000];
             size_t m = lens[li], k, n8 = 0;
@@ -835,16 +837,18 @@ static void test_via_utf8(void)
                 size_t n = e.written, unit = via_size(four[f]);
                 if (v >= 3 && n >= unit) {
                     /* an error at unit 500, 1023 or 1500 (or the last) */
-                    size_t at = v == 3 ? 500 : v == 4 ? 1023 : 1500;
+                    size_t at = v == 3 ? 500 : v == 4 ? 1023 : v == 5 ? 1500 : v == 6 ? 36 : 2;
                     if (at >= n / unit)
                         at = n / unit - 1;
-                    if (unit == 2) {
-                        int be = four[f] == UTF8KIT_UTF16BE;
-                        in[2 * at + be] = 0x00;
-                        in[2 * at + !be] = v == 4 ? 0xDC : 0xD8; /* lone low / high half */
-                    } else if (unit == 4) {
-                        uint32_t bad = v == 4 ? 0xDFFF : 0x110000;
-                        memcpy(in + 4 * at, &bad, 4);
+                    for (; at < n / unit; at += v == 6 ? 37 : v == 7 ? 3 : n) {
+                        if (unit == 2) {
+                            int be = four[f] == UTF8KIT_UTF16BE;
+                            in[2 * at + be] = 0x00;
+                            in[2 * at + !be] = v == 4 || at % 2 ? 0xDC : 0xD8; /* lone low / high half */
+                        } else if (unit == 4) {
+                            uint32_t bad = v == 4 || at % 2 ? 0xDFFF : 0x110000;
+                            memcpy(in + 4 * at, &bad, 4);
+                        }
                     }
                 }
                 for (t = 0; t < 4; t++) {
