@@ -137,7 +137,8 @@ int cmd_convert(int argc, char **argv)
          * cache and write(2) copies from there (a buffer of several MiB
          * sent every store to memory first). Any output size works: the
          * stream returns OUTPUT_TOO_SMALL and continues. */
-        size_t ocap = CLI_CONVERT_OUT, skip = 0, sig = 0;
+        size_t ocap = CLI_CONVERT_OUT, skip = 0, sig = 0, bom_len = 0;
+        unsigned char bom[4];
         bool failed = false, bad = false;
         uint64_t replaced = 0;
         int r;
@@ -160,12 +161,16 @@ int cmd_convert(int argc, char **argv)
                 r = cli_input_fill(&in, 0);
         }
         /* UTF-16 or UTF-32 under an unmarked label: the output starts with
-         * its BOM, as iconv and Python write it, unless the input holds
-         * nothing but a source BOM, or nothing (iconv writes nothing then;
-         * UCS-2 gets none, as in iconv). */
+         * its BOM, as iconv and Python write it, written with the first
+         * output (BOM_STRIP dropping an initial U+FEFF of the input, as
+         * BOM_ADD would): no output, no BOM, as in iconv (an empty input,
+         * a source BOM alone, or every byte skipped). UCS-2 gets none, as
+         * in iconv. */
         if (!bom_given && utf8kit_label_unmarked(to_s, strlen(to_s)) &&
-            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE) && (in.len > skip || !in.eof))
-            opt.bom = UTF8KIT_BOM_ADD;
+            (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF32LE)) {
+            opt.bom = UTF8KIT_BOM_STRIP;
+            bom_len = utf8kit_bom_bytes(to, bom);
+        }
         if (utf8kit_stream_init(&st, from, to, &opt) != UTF8KIT_OK) {
             cli_error("convert", "cannot convert from %s to %s", utf8kit_encoding_name(from),
                       utf8kit_encoding_name(to));
@@ -193,9 +198,13 @@ int cmd_convert(int argc, char **argv)
             }
             for (;;) {
                 utf8kit_result res = utf8kit_stream_convert(&st, src, len, obuf, ocap, in.eof);
-                if (res.written && !cli_output_write(&out, obuf, res.written)) {
-                    failed = true;
-                    break;
+                if (res.written) {
+                    if ((bom_len && !cli_output_write(&out, bom, bom_len)) ||
+                        !cli_output_write(&out, obuf, res.written)) {
+                        failed = true;
+                        break;
+                    }
+                    bom_len = 0;
                 }
                 replaced += res.replaced;
                 src += res.read;

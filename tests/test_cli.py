@@ -525,6 +525,15 @@ for label, le, be in (("UTF-16", "utf-16-le", "utf-16-be"), ("utf16", "utf-16-le
     check(r.returncode == 0 and r.stdout == b"", "-t %s of nothing: nothing (as iconv)" % label)
     r = run(["convert", "-f", label, "-t", label], data=bom.encode(be))
     check(r.returncode == 0 and r.stdout == b"", "%s of a BOM alone: nothing (as iconv)" % label)
+    # the BOM comes with the first output: none when every byte is skipped
+    r = run(["convert", "-c", "-q", "-f", "UTF-8", "-t", label], data=b"\xff\xc0\x80")
+    check(r.returncode == 0 and r.stdout == b"", "-c -t %s, all skipped: nothing (as iconv)" % label)
+    r = run(["convert", "-c", "-q", "-f", "UTF-8", "-t", label], data=b"\xff\xef\xbb\xbfz")
+    check(r.returncode == 0 and r.stdout == (bom + "\ufeffz").encode(le),
+          "-c -t %s, skipped bytes first: one BOM, then the text" % label)
+    r = run(["convert", "-f", "UTF-8", "-t", label], data=bom.encode() + b"z")
+    check(r.returncode == 0 and r.stdout == (bom + "z").encode(le),
+          "-t %s of a UTF-8 signature and text: one BOM" % label)
 r = run(["convert", "-f", "UCS-2", "-t", "UTF-8"], data=b"\xfe\xff\x00h\x00i")
 check(r.returncode == 0 and r.stdout == b"hi", "-f UCS-2 with a big-endian BOM")
 r = run(["convert", "-f", "UTF-8", "-t", "UCS-2"], data=b"hi")
