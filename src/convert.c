@@ -582,6 +582,17 @@ static utf8kit_result totals(utf8kit_result r, size_t pos, size_t w, size_t repl
     return r;
 }
 
+/* How many units the generic loop takes (from the start of the one the
+ * kernels cannot) after the kernels took a stretch of n bytes of unit-byte
+ * units: one when the stretch was 64 units or more, else twice as many as
+ * the last time (gen), from 16. Input where the stretches keep ending
+ * soon (text of emoji to UCS-2) then costs a few stretches more than the
+ * generic loop alone. */
+static size_t more(size_t gen, size_t n, size_t unit)
+{
+    return n >= 64 * unit ? 1 : gen ? 2 * gen : 16;
+}
+
 /* UTF-8 to and from UCS-2 and UTF-32 in the other byte order, from byte
  * pos of s and byte w of d (NULL: measuring), by the typed driver over the
  * stretches that are the same as a pair the kernels know, and the generic
@@ -649,11 +660,12 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
     if ((from == UTF8KIT_UCS2LE || from == UTF8KIT_UCS2BE) && to == UTF8KIT_UTF8) {
         bool be = from == UTF8KIT_UCS2BE;
-        size_t end = pos + (len - pos) / 2 * 2;
+        size_t end = pos + (len - pos) / 2 * 2, gen = 0;
         if (!aligned(s + pos, 2))
             return false;
         while (pos < end) {
             size_t q = next_surrogate(s, pos, end, be);
+            gen = more(gen, q - pos, 2);
             if (q > pos) {
                 r = drive(P_U16_U8, s + pos, (q - pos) / 2, d ? d + w : NULL,
                           d ? cap - w : SIZE_MAX, pol, be ? U8K_BE : 0, x, to, NULL);
@@ -666,7 +678,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                 }
             }
             if (q < end) {
-                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, pos + 2);
+                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
+                            gen < (len - q) / 2 ? q + 2 * gen : len);
                 if (r.status != UTF8KIT_OK) {
                     *res = r;
                     return true;
@@ -681,10 +694,12 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
     if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UCS2LE || to == UTF8KIT_UCS2BE)) {
         bool be = to == UTF8KIT_UCS2BE;
+        size_t gen = 0;
         if (d != NULL && !aligned(d + w, 2))
             return false;
         while (pos < len) {
             size_t q = next_f0(s, pos, len);
+            gen = more(gen, q - pos, 1);
             if (q > pos) {
                 r = drive(P_U8_U16, s + pos, q - pos, d ? d + w : NULL,
                           d ? (cap - w) / 2 : SIZE_MAX, pol, be ? U8K_BE : 0, x, to, NULL);
@@ -698,7 +713,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             }
             if (pos < len) {
                 /* the sequence TRUNCATED left, if any, and the one at q */
-                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, q < len ? q + 1 : len);
+                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
+                            gen < len - q ? q + gen : len);
                 if (r.status != UTF8KIT_OK) {
                     *res = r;
                     return true;
@@ -813,13 +829,10 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         return r;
     if (from != to) {
         /* Through UTF-8 by the kernels, the generic loop after each step
-         * that stops short, for one character (the error) when the steps
-         * had gone some way, else for twice as many as the last time
-         * (from 16): input where the steps keep stopping soon costs a few
-         * steps more than the generic loop alone. */
+         * that stops short, for as many units as `more` says. */
         size_t rep = 0, gen = 0, p0 = pos, unit = u8k_unit_size(from);
         while (via_utf8(from, to, s, src_len, d, dst_cap, &pos, &w) && pos < src_len) {
-            gen = pos - p0 >= 64 * unit ? 1 : gen ? 2 * gen : 16;
+            gen = more(gen, pos - p0, unit);
             r = generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, rep,
                         gen < (src_len - pos) / unit ? pos + unit * gen : src_len);
             if (r.status != UTF8KIT_OK || r.read == src_len)
