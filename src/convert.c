@@ -17,7 +17,7 @@
  * UTF-8 to and from UCS-2 and UTF-32 in the other byte order take the
  * typed driver over the stretches where it gives what the generic loop
  * would (stretches), and pairs of UTF-16, UTF-32 and Latin-1 go through
- * UTF-8 by the kernels while valid (via_utf8).
+ * UTF-8 by the kernels, the generic loop taking each error (via_utf8).
  *
  * Resuming: after OUTPUT_TOO_SMALL, calling again on src + read with more
  * room gives the rest of the output, provided the BOM option of the second
