@@ -15,8 +15,8 @@
  * alignment allow, and the generic loop for the rest (and for a partial
  * unit at the end of UTF-16/UTF-32 input). Between them, when aligned:
  * UTF-8 to and from UCS-2 and UTF-32 in the other byte order take the
- * typed driver over the stretches where it gives what the generic loop
- * would (stretches), and pairs of UTF-16, UTF-32 and Latin-1 go through
+ * typed driver, and UCS-2 to and from UTF-16 a copy, over the stretches
+ * where they give what the generic loop would (stretches), and pairs of UTF-16, UTF-32 and Latin-1 go through
  * UTF-8 by the kernels, the generic loop taking each error (via_utf8).
  *
  * Resuming: after OUTPUT_TOO_SMALL, calling again on src + read with more
@@ -499,7 +499,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     }
 }
 
-/* ---- UCS-2, and UTF-32 in the other byte order, with UTF-8 ---------------- */
+/* ---- UCS-2, and UTF-32 in the other byte order, with UTF-8 and UTF-16 ----- */
 
 /* UTF-32 in the byte order the kernels do not take (not the host's). */
 #define UTF32_OTHER (UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE)
@@ -521,6 +521,28 @@ static void swap32(unsigned char *d, const unsigned char *s, size_t n)
         memcpy(&v, s + 4 * i, 4);
         v = v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
         memcpy(d + 4 * i, &v, 4);
+    }
+}
+
+/* n bytes of 16-bit units from s to d, each unit byte-reversed when swap:
+ * four units per 64-bit step. */
+static void copy16(unsigned char *d, const unsigned char *s, size_t n, bool swap)
+{
+    const uint64_t lo = UINT64_C(0x00FF00FF00FF00FF);
+    size_t i = 0;
+    if (!swap) {
+        memcpy(d, s, n);
+        return;
+    }
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        v = (v >> 8 & lo) | (v & lo) << 8;
+        memcpy(d + i, &v, 8);
+    }
+    for (; i + 2 <= n; i += 2) {
+        d[i] = s[i + 1];
+        d[i + 1] = s[i];
     }
 }
 
@@ -593,10 +615,11 @@ static size_t more(size_t gen, size_t n, size_t unit)
     return n >= 64 * unit ? 1 : gen ? 2 * gen : 16;
 }
 
-/* UTF-8 to and from UCS-2 and UTF-32 in the other byte order, from byte
- * pos of s and byte w of d (NULL: measuring), by the typed driver over the
- * stretches that are the same as a pair the kernels know, and the generic
- * loop for what lies between them:
+/* UTF-8 to and from UCS-2 and UTF-32 in the other byte order, and UCS-2
+ * to and from UTF-16, from byte pos of s and byte w of d (NULL:
+ * measuring), by the typed driver (or a copy) over the stretches that are
+ * the same as a pair the kernels know, and the generic loop for what lies
+ * between them:
  *  - UTF-8 -> UTF-32 other order: UTF-8 -> UTF-32, then each unit written
  *    byte-reversed in place (the substitute taken in the host's order);
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
@@ -604,6 +627,8 @@ static size_t more(size_t gen, size_t n, size_t unit)
  *    error of its own, so the steps change nothing);
  *  - UCS-2 -> UTF-8: UTF-16 -> UTF-8 up to the next surrogate unit (UTF-16
  *    and UCS-2 read the others alike), the generic loop for that unit;
+ *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2: the
+ *    units up to the next surrogate copied;
  *  - UTF-8 -> UCS-2: UTF-8 -> UTF-16 up to the next byte F0..FF (UCS-2
  *    and UTF-16 write characters below U+10000 alike, and a byte F0..FF
  *    never continues a sequence, so one cut there is an error in the whole
@@ -680,6 +705,43 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             if (q < end) {
                 r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
                             gen < (len - q) / 2 ? q + 2 * gen : len);
+                if (r.status != UTF8KIT_OK) {
+                    *res = r;
+                    return true;
+                }
+                pos = r.read;
+                w = r.written;
+                rep = r.replaced;
+            }
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if (u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 && from != to &&
+        (from == UTF8KIT_UCS2LE || from == UTF8KIT_UCS2BE || to == UTF8KIT_UCS2LE ||
+         to == UTF8KIT_UCS2BE)) {
+        /* UCS-2 to or from UTF-16, or UCS-2 in the other byte order: the
+         * units up to the next surrogate are the same characters in both,
+         * copied (byte-reversed when the orders differ); the generic loop
+         * takes the surrogate, and the unit where the room runs out. */
+        bool ibe = from == UTF8KIT_UCS2BE || from == UTF8KIT_UTF16BE;
+        bool obe = to == UTF8KIT_UCS2BE || to == UTF8KIT_UTF16BE;
+        size_t end = pos + (len - pos) / 2 * 2, gen = 0;
+        if (!aligned(s + pos, 2) || (d != NULL && !aligned(d + w, 2)))
+            return false;
+        while (pos < end) {
+            size_t q = next_surrogate(s, pos, end, ibe), n = q - pos;
+            gen = more(gen, n, 2);
+            if (d != NULL) {
+                if (n > cap - w)
+                    n = (cap - w) / 2 * 2;
+                copy16(d + w, s + pos, n, ibe != obe);
+            }
+            pos += n;
+            w += n;
+            if (pos < end) {
+                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
+                            gen < (len - pos) / 2 ? pos + 2 * gen : len);
                 if (r.status != UTF8KIT_OK) {
                     *res = r;
                     return true;

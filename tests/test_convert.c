@@ -881,8 +881,9 @@ static void test_via_utf8(void)
 }
 
 /* UTF-8 to and from UCS-2 and UTF-32 in the other byte order than the
- * host's go by the kernels over stretches when aligned (stretches() in
- * convert.c), the generic loop otherwise: random texts of 0 to 3000
+ * host's, and UCS-2 to and from UTF-16, go by the kernels or copies over
+ * stretches when aligned (stretches() in convert.c), the generic loop
+ * otherwise: random texts of 0 to 3000
  * characters of every width (supplementary ones are errors in UCS-2 on
  * either side), valid, with bits flipped, and with a partial unit at the
  * end; sequences cut right before a byte F0..FF; every policy; rooms of
@@ -897,6 +898,11 @@ static void test_stretches(void)
                                       "\xF4\x90\x80\x80\xC3", "abcdefg\xC3\xF0\x9F\x98\x80\xE4\xB8"};
     const utf8kit_encoding other = UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
     const utf8kit_encoding side[] = {UTF8KIT_UCS2LE, UTF8KIT_UCS2BE, other};
+    static const utf8kit_encoding pairs16[][2] = {
+        {UTF8KIT_UCS2LE, UTF8KIT_UTF16LE}, {UTF8KIT_UCS2LE, UTF8KIT_UTF16BE},
+        {UTF8KIT_UCS2BE, UTF8KIT_UTF16LE}, {UTF8KIT_UTF16LE, UTF8KIT_UCS2LE},
+        {UTF8KIT_UTF16BE, UTF8KIT_UCS2LE}, {UTF8KIT_UTF16LE, UTF8KIT_UCS2BE},
+        {UTF8KIT_UCS2LE, UTF8KIT_UCS2BE},  {UTF8KIT_UCS2BE, UTF8KIT_UCS2LE}};
     uint64_t seed = 22;
     size_t li, v, e, k;
     for (li = 0; li < sizeof lens / sizeof lens[0] + sizeof cut / sizeof cut[0]; li++)
@@ -965,6 +971,40 @@ static void test_stretches(void)
                     }
                     free(in);
                 }
+            }
+            /* UCS-2 to and from UTF-16 and between its byte orders: the
+             * text as UTF-16 (pairs of surrogates: errors in UCS-2 on
+             * either side) */
+            for (e = 0; e < sizeof pairs16 / sizeof pairs16[0]; e++) {
+                utf8kit_options ro = opts(UTF8KIT_REPLACE);
+                utf8kit_encoding from = pairs16[e][0], to = pairs16[e][1];
+                utf8kit_encoding as = from == UTF8KIT_UCS2BE || from == UTF8KIT_UTF16BE
+                                          ? UTF8KIT_UTF16BE
+                                          : UTF8KIT_UTF16LE;
+                unsigned char *in;
+                size_t n = conv(UTF8KIT_UTF8, as, u8, n8, &ro, &in).written;
+                int p;
+                if (v >= 2 && n > 0) {
+                    for (k = 0; k < 1 + n / 200; k++) {
+                        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                        in[(seed >> 33) % n] ^= (unsigned char)(1u << ((seed >> 50) % 8));
+                    }
+                    if (v == 3)
+                        n -= 1;
+                }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
+                    utf8kit_options o = opts((utf8kit_policy)p);
+                    size_t whole = utf8kit_convert(from, to, in, n, NULL, 0, &o).written, caps[5], c;
+                    caps[0] = whole;
+                    caps[1] = 0;
+                    caps[2] = whole / 2;
+                    caps[3] = whole ? whole - 1 : 0;
+                    caps[4] = 1025 * 2;
+                    for (c = 0; c < (quick ? 4u : 5u); c++)
+                        if (caps[c] <= whole + 8)
+                            via_same(from, to, in, n, (utf8kit_policy)p, caps[c]);
+                }
+                free(in);
             }
             free(u8);
         }
