@@ -576,6 +576,22 @@ static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool 
     return i;
 }
 
+/* The offset of the first unit of the UTF-32 s[i..end) (whole units,
+ * big-endian when be) that is not a scalar value (a surrogate or above
+ * 10FFFF), or end. */
+static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be)
+{
+    for (; i < end; i += 4) {
+        uint32_t v = be ? (uint32_t)s[i] << 24 | (uint32_t)s[i + 1] << 16 |
+                              (uint32_t)s[i + 2] << 8 | s[i + 3]
+                        : (uint32_t)s[i + 3] << 24 | (uint32_t)s[i + 2] << 16 |
+                              (uint32_t)s[i + 1] << 8 | s[i];
+        if (v - 0xD800u < 0x800u || v > 0x10FFFFu)
+            break;
+    }
+    return i;
+}
+
 /* The offset of the first byte F0..FF in s[i..len), or len: bytes whose
  * top four bits are set (a shift moves each byte's bits 4..6 up to its bit
  * 7; what crosses into the next byte lands below bit 7). */
@@ -629,6 +645,8 @@ static size_t more(size_t gen, size_t n, size_t unit)
  *    and UCS-2 read the others alike), the generic loop for that unit;
  *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2: the
  *    units up to the next surrogate copied;
+ *  - between the byte orders of UTF-32: the units up to the next one that
+ *    is not a scalar value, byte-reversed;
  *  - UTF-8 -> UCS-2: UTF-8 -> UTF-16 up to the next byte F0..FF (UCS-2
  *    and UTF-16 write characters below U+10000 alike, and a byte F0..FF
  *    never continues a sequence, so one cut there is an error in the whole
@@ -742,6 +760,39 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             if (pos < end) {
                 r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
                             gen < (len - pos) / 2 ? pos + 2 * gen : len);
+                if (r.status != UTF8KIT_OK) {
+                    *res = r;
+                    return true;
+                }
+                pos = r.read;
+                w = r.written;
+                rep = r.replaced;
+            }
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if ((from == UTF8KIT_UTF32LE && to == UTF8KIT_UTF32BE) ||
+        (from == UTF8KIT_UTF32BE && to == UTF8KIT_UTF32LE)) {
+        /* UTF-32 in the other byte order: the units up to the next one
+         * that is not a scalar value, byte-reversed; the generic loop
+         * takes that one, and the unit where the room runs out. */
+        size_t end = pos + (len - pos) / 4 * 4, gen = 0;
+        if (!aligned(s + pos, 4) || (d != NULL && !aligned(d + w, 4)))
+            return false;
+        while (pos < end) {
+            size_t q = next_bad32(s, pos, end, from == UTF8KIT_UTF32BE), n = q - pos;
+            gen = more(gen, n, 4);
+            if (d != NULL) {
+                if (n > cap - w)
+                    n = (cap - w) / 4 * 4;
+                swap32(d + w, s + pos, n / 4);
+            }
+            pos += n;
+            w += n;
+            if (pos < end) {
+                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
+                            gen < (len - pos) / 4 ? pos + 4 * gen : len);
                 if (r.status != UTF8KIT_OK) {
                     *res = r;
                     return true;

@@ -881,7 +881,8 @@ static void test_via_utf8(void)
 }
 
 /* UTF-8 to and from UCS-2 and UTF-32 in the other byte order than the
- * host's, and UCS-2 to and from UTF-16, go by the kernels or copies over
+ * host's, UCS-2 to and from UTF-16, and UTF-32 between its byte orders
+ * go by the kernels or copies over
  * stretches when aligned (stretches() in convert.c), the generic loop
  * otherwise: random texts of 0 to 3000
  * characters of every width (supplementary ones are errors in UCS-2 on
@@ -902,7 +903,8 @@ static void test_stretches(void)
         {UTF8KIT_UCS2LE, UTF8KIT_UTF16LE}, {UTF8KIT_UCS2LE, UTF8KIT_UTF16BE},
         {UTF8KIT_UCS2BE, UTF8KIT_UTF16LE}, {UTF8KIT_UTF16LE, UTF8KIT_UCS2LE},
         {UTF8KIT_UTF16BE, UTF8KIT_UCS2LE}, {UTF8KIT_UTF16LE, UTF8KIT_UCS2BE},
-        {UTF8KIT_UCS2LE, UTF8KIT_UCS2BE},  {UTF8KIT_UCS2BE, UTF8KIT_UCS2LE}};
+        {UTF8KIT_UCS2LE, UTF8KIT_UCS2BE},  {UTF8KIT_UCS2BE, UTF8KIT_UCS2LE},
+        {UTF8KIT_UTF32LE, UTF8KIT_UTF32BE}, {UTF8KIT_UTF32BE, UTF8KIT_UTF32LE}};
     uint64_t seed = 22;
     size_t li, v, e, k;
     for (li = 0; li < sizeof lens / sizeof lens[0] + sizeof cut / sizeof cut[0]; li++)
@@ -974,11 +976,12 @@ static void test_stretches(void)
             }
             /* UCS-2 to and from UTF-16 and between its byte orders: the
              * text as UTF-16 (pairs of surrogates: errors in UCS-2 on
-             * either side) */
+             * either side); UTF-32 between its byte orders */
             for (e = 0; e < sizeof pairs16 / sizeof pairs16[0]; e++) {
                 utf8kit_options ro = opts(UTF8KIT_REPLACE);
                 utf8kit_encoding from = pairs16[e][0], to = pairs16[e][1];
-                utf8kit_encoding as = from == UTF8KIT_UCS2BE || from == UTF8KIT_UTF16BE
+                utf8kit_encoding as = from == UTF8KIT_UTF32LE || from == UTF8KIT_UTF32BE ? from
+                                      : from == UTF8KIT_UCS2BE || from == UTF8KIT_UTF16BE
                                           ? UTF8KIT_UTF16BE
                                           : UTF8KIT_UTF16LE;
                 unsigned char *in;
@@ -988,6 +991,13 @@ static void test_stretches(void)
                     for (k = 0; k < 1 + n / 200; k++) {
                         seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
                         in[(seed >> 33) % n] ^= (unsigned char)(1u << ((seed >> 50) % 8));
+                    }
+                    if (as == from && n >= 4) {
+                        /* 110000, invalid, whose bytes reversed are a
+                         * character (U+1100) */
+                        static const unsigned char le[4] = {0, 0, 0x11, 0}, be[4] = {0, 0x11, 0, 0};
+                        memcpy(in + (n / 4 > 5 ? 20 : n / 4 * 4 - 4),
+                               from == UTF8KIT_UTF32BE ? be : le, 4);
                     }
                     if (v == 3)
                         n -= 1;
