@@ -631,6 +631,32 @@ static size_t more(size_t gen, size_t n, size_t unit)
     return n >= 64 * unit ? 1 : gen ? 2 * gen : 16;
 }
 
+static bool is_ucs2(utf8kit_encoding e) { return e == UTF8KIT_UCS2LE || e == UTF8KIT_UCS2BE; }
+
+static bool big_endian(utf8kit_encoding e)
+{
+    return e == UTF8KIT_UTF16BE || e == UTF8KIT_UCS2BE || e == UTF8KIT_UTF32BE;
+}
+
+/* generic() from *pos to stop, for the loops below: true with *pos, *w
+ * and *rep moved on to where it stopped, or false with *res its answer
+ * (an error it stops on, or the room ran out). */
+static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                       size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
+                       const struct u8k_subst *x, size_t stop, size_t *pos, size_t *w,
+                       size_t *rep, utf8kit_result *res)
+{
+    utf8kit_result r = generic(from, to, s, len, d, cap, pol, x, *pos, *w, *rep, stop);
+    if (r.status != UTF8KIT_OK) {
+        *res = r;
+        return false;
+    }
+    *pos = r.read;
+    *w = r.written;
+    *rep = r.replaced;
+    return true;
+}
+
 /* UTF-8 to and from UCS-2 and UTF-32 in the other byte order, and UCS-2
  * to and from UTF-16, from byte pos of s and byte w of d (NULL:
  * measuring), by the typed driver (or a copy) over the stretches that are
@@ -643,10 +669,9 @@ static size_t more(size_t gen, size_t n, size_t unit)
  *    error of its own, so the steps change nothing);
  *  - UCS-2 -> UTF-8: UTF-16 -> UTF-8 up to the next surrogate unit (UTF-16
  *    and UCS-2 read the others alike), the generic loop for that unit;
- *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2: the
- *    units up to the next surrogate copied;
- *  - between the byte orders of UTF-32: the units up to the next one that
- *    is not a scalar value, byte-reversed;
+ *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2 and of
+ *    UTF-32: the units up to the next surrogate (UTF-32: the next one that
+ *    is not a scalar value) copied, byte-reversed when the orders differ;
  *  - UTF-8 -> UCS-2: UTF-8 -> UTF-16 up to the next byte F0..FF (UCS-2
  *    and UTF-16 write characters below U+10000 alike, and a byte F0..FF
  *    never continues a sequence, so one cut there is an error in the whole
@@ -720,87 +745,44 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                     return true;
                 }
             }
-            if (q < end) {
-                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
-                            gen < (len - q) / 2 ? q + 2 * gen : len);
-                if (r.status != UTF8KIT_OK) {
-                    *res = r;
-                    return true;
-                }
-                pos = r.read;
-                w = r.written;
-                rep = r.replaced;
-            }
+            if (q < end && !generic_to(from, to, s, len, d, cap, pol, x,
+                                       gen < (len - q) / 2 ? q + 2 * gen : len, &pos, &w, &rep,
+                                       res))
+                return true;
         }
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if (u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 && from != to &&
-        (from == UTF8KIT_UCS2LE || from == UTF8KIT_UCS2BE || to == UTF8KIT_UCS2LE ||
-         to == UTF8KIT_UCS2BE)) {
-        /* UCS-2 to or from UTF-16, or UCS-2 in the other byte order: the
-         * units up to the next surrogate are the same characters in both,
+    if (from != to && ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 &&
+                        (is_ucs2(from) || is_ucs2(to))) ||
+                       (u8k_unit_size(from) == 4 && u8k_unit_size(to) == 4))) {
+        /* UCS-2 to or from UTF-16, UCS-2 or UTF-32 in the other byte
+         * order: the units up to the next surrogate (UTF-32: the next one
+         * that is not a scalar value) are the same characters in both,
          * copied (byte-reversed when the orders differ); the generic loop
-         * takes the surrogate, and the unit where the room runs out. */
-        bool ibe = from == UTF8KIT_UCS2BE || from == UTF8KIT_UTF16BE;
-        bool obe = to == UTF8KIT_UCS2BE || to == UTF8KIT_UTF16BE;
-        size_t end = pos + (len - pos) / 2 * 2, gen = 0;
-        if (!aligned(s + pos, 2) || (d != NULL && !aligned(d + w, 2)))
+         * takes that unit, and the unit where the room runs out. */
+        size_t unit = u8k_unit_size(from), end = pos + (len - pos) / unit * unit, gen = 0;
+        bool ibe = big_endian(from), obe = big_endian(to);
+        if (!aligned(s + pos, unit) || (d != NULL && !aligned(d + w, unit)))
             return false;
         while (pos < end) {
-            size_t q = next_surrogate(s, pos, end, ibe), n = q - pos;
-            gen = more(gen, n, 2);
+            size_t q = unit == 2 ? next_surrogate(s, pos, end, ibe) : next_bad32(s, pos, end, ibe);
+            size_t n = q - pos;
+            gen = more(gen, n, unit);
             if (d != NULL) {
                 if (n > cap - w)
-                    n = (cap - w) / 2 * 2;
-                copy16(d + w, s + pos, n, ibe != obe);
+                    n = (cap - w) / unit * unit;
+                if (unit == 2)
+                    copy16(d + w, s + pos, n, ibe != obe);
+                else
+                    swap32(d + w, s + pos, n / 4);
             }
             pos += n;
             w += n;
-            if (pos < end) {
-                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
-                            gen < (len - pos) / 2 ? pos + 2 * gen : len);
-                if (r.status != UTF8KIT_OK) {
-                    *res = r;
-                    return true;
-                }
-                pos = r.read;
-                w = r.written;
-                rep = r.replaced;
-            }
-        }
-        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
-        return true;
-    }
-    if ((from == UTF8KIT_UTF32LE && to == UTF8KIT_UTF32BE) ||
-        (from == UTF8KIT_UTF32BE && to == UTF8KIT_UTF32LE)) {
-        /* UTF-32 in the other byte order: the units up to the next one
-         * that is not a scalar value, byte-reversed; the generic loop
-         * takes that one, and the unit where the room runs out. */
-        size_t end = pos + (len - pos) / 4 * 4, gen = 0;
-        if (!aligned(s + pos, 4) || (d != NULL && !aligned(d + w, 4)))
-            return false;
-        while (pos < end) {
-            size_t q = next_bad32(s, pos, end, from == UTF8KIT_UTF32BE), n = q - pos;
-            gen = more(gen, n, 4);
-            if (d != NULL) {
-                if (n > cap - w)
-                    n = (cap - w) / 4 * 4;
-                swap32(d + w, s + pos, n / 4);
-            }
-            pos += n;
-            w += n;
-            if (pos < end) {
-                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
-                            gen < (len - pos) / 4 ? pos + 4 * gen : len);
-                if (r.status != UTF8KIT_OK) {
-                    *res = r;
-                    return true;
-                }
-                pos = r.read;
-                w = r.written;
-                rep = r.replaced;
-            }
+            if (pos < end &&
+                !generic_to(from, to, s, len, d, cap, pol, x,
+                            gen < (len - pos) / unit ? pos + unit * gen : len, &pos, &w, &rep, res))
+                return true;
         }
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
@@ -824,18 +806,10 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                     return true;
                 }
             }
-            if (pos < len) {
-                /* the sequence TRUNCATED left, if any, and the one at q */
-                r = generic(from, to, s, len, d, cap, pol, x, pos, w, rep,
-                            gen < len - q ? q + gen : len);
-                if (r.status != UTF8KIT_OK) {
-                    *res = r;
-                    return true;
-                }
-                pos = r.read;
-                w = r.written;
-                rep = r.replaced;
-            }
+            /* the sequence TRUNCATED left, if any, and the one at q */
+            if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
+                                         gen < len - q ? q + gen : len, &pos, &w, &rep, res))
+                return true;
         }
         *res = u8k_res(UTF8KIT_OK, pos, w, 0);
         res->replaced = rep;
@@ -946,13 +920,11 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         size_t rep = 0, gen = 0, p0 = pos, unit = u8k_unit_size(from);
         while (via_utf8(from, to, s, src_len, d, dst_cap, &pos, &w) && pos < src_len) {
             gen = more(gen, pos - p0, unit);
-            r = generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, rep,
-                        gen < (src_len - pos) / unit ? pos + unit * gen : src_len);
-            if (r.status != UTF8KIT_OK || r.read == src_len)
+            if (!generic_to(from, to, s, src_len, d, dst_cap, opt->policy, &x,
+                            gen < (src_len - pos) / unit ? pos + unit * gen : src_len, &pos, &w,
+                            &rep, &r))
                 return r;
-            p0 = pos = r.read;
-            w = r.written;
-            rep = r.replaced;
+            p0 = pos;
         }
         return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, rep, src_len);
     }
