@@ -726,8 +726,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if ((from == UTF8KIT_UCS2LE || from == UTF8KIT_UCS2BE) && to == UTF8KIT_UTF8) {
-        bool be = from == UTF8KIT_UCS2BE;
+    if (is_ucs2(from) && to == UTF8KIT_UTF8) {
+        bool be = big_endian(from);
         size_t end = pos + (len - pos) / 2 * 2, gen = 0;
         if (!aligned(s + pos, 2))
             return false;
@@ -787,8 +787,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UCS2LE || to == UTF8KIT_UCS2BE)) {
-        bool be = to == UTF8KIT_UCS2BE;
+    if (from == UTF8KIT_UTF8 && is_ucs2(to)) {
+        bool be = big_endian(to);
         size_t gen = 0;
         if (d != NULL && !aligned(d + w, 2))
             return false;
