@@ -41,22 +41,20 @@ static void print_help(void)
  * 4.3: a signature there, not text), or 0 with *from as it is. */
 static size_t unmarked_bom(utf8kit_encoding *from, const unsigned char *s, size_t n)
 {
-    if (*from == UTF8KIT_UTF32LE) {
-        if (n >= 4 && s[0] == 0xFF && s[1] == 0xFE && s[2] == 0 && s[3] == 0)
-            return 4;
-        if (n >= 4 && s[0] == 0 && s[1] == 0 && s[2] == 0xFE && s[3] == 0xFF) {
-            *from = UTF8KIT_UTF32BE;
-            return 4;
-        }
+    size_t len;
+    utf8kit_encoding e = utf8kit_bom_detect(s, n, &len);
+    bool wide = *from == UTF8KIT_UTF32LE;
+    if (e == UTF8KIT_UTF32LE && !wide) {
+        /* FF FE 00 00 under UTF-16: its mark, then U+0000 */
+        e = UTF8KIT_UTF16LE;
+        len = 2;
+    }
+    if (wide ? e != UTF8KIT_UTF32LE && e != UTF8KIT_UTF32BE
+             : e != UTF8KIT_UTF16LE && e != UTF8KIT_UTF16BE)
         return 0;
-    }
-    if (n >= 2 && s[0] == 0xFF && s[1] == 0xFE)
-        return 2;
-    if (n >= 2 && s[0] == 0xFE && s[1] == 0xFF) {
-        *from = *from == UTF8KIT_UCS2LE ? UTF8KIT_UCS2BE : UTF8KIT_UTF16BE;
-        return 2;
-    }
-    return 0;
+    if (e == UTF8KIT_UTF16BE || e == UTF8KIT_UTF32BE)
+        *from = *from == UTF8KIT_UCS2LE ? UTF8KIT_UCS2BE : e;
+    return len;
 }
 
 static int list_encodings(void)

@@ -13,10 +13,12 @@
  *    and for pointers not aligned for 16/32-bit units.
  * utf8kit_convert takes the typed driver whenever the pair and the
  * alignment allow, and the generic loop for the rest (and for a partial
- * unit at the end of UTF-16/UTF-32 input). Between them, when aligned:
- * UTF-8 to and from UCS-2 and UTF-32 in the other byte order take the
- * typed driver, and UCS-2 to and from UTF-16 a copy, over the stretches
- * where they give what the generic loop would (stretches), and pairs of UTF-16, UTF-32 and Latin-1 go through
+ * unit at the end of UTF-16/UTF-32 input); UTF-8 to UTF-32 in the other
+ * byte order than the host's is the typed driver's UTF-32, byte-reversed.
+ * Between them, when aligned: UTF-8 to and from UCS-2 and from UTF-32 in
+ * the other byte order take the typed driver, and UCS-2 to and from
+ * UTF-16 a copy, over the stretches where they give what the generic loop
+ * would (stretches), and pairs of UTF-16, UTF-32 and Latin-1 go through
  * UTF-8 by the kernels, the generic loop taking each error (via_utf8).
  *
  * Resuming: after OUTPUT_TOO_SMALL, calling again on src + read with more
@@ -657,13 +659,11 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
     return true;
 }
 
-/* UTF-8 to and from UCS-2 and UTF-32 in the other byte order, and UCS-2
- * to and from UTF-16, from byte pos of s and byte w of d (NULL:
- * measuring), by the typed driver (or a copy) over the stretches that are
- * the same as a pair the kernels know, and the generic loop for what lies
- * between them:
- *  - UTF-8 -> UTF-32 other order: UTF-8 -> UTF-32, then each unit written
- *    byte-reversed in place (the substitute taken in the host's order);
+/* UTF-8 to and from UCS-2, UTF-32 in the other byte order to UTF-8 (the
+ * other way is the typed driver's, in utf8kit_convert), and UCS-2 to and
+ * from UTF-16, from byte pos of s and byte w of d (NULL: measuring), by
+ * the typed driver (or a copy) over the stretches that are the same as a
+ * pair the kernels know, and the generic loop for what lies between them:
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
  *    into a buffer, then UTF-32 -> UTF-8 (every unit is a character or an
  *    error of its own, so the steps change nothing);
@@ -682,30 +682,11 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
  * answer, what the generic loop alone would give (bench/RESULTS.md,
  * session 22). */
 static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
-                      size_t len, unsigned char *d, size_t cap, const utf8kit_options *opt,
+                      size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
                       const struct u8k_subst *x, size_t pos, size_t w, utf8kit_result *res)
 {
-    utf8kit_policy pol = opt->policy;
     size_t rep = 0;
     utf8kit_result r;
-    if (from == UTF8KIT_UTF8 && to == UTF32_OTHER) {
-        struct u8k_subst hx;
-        if (d != NULL && !aligned(d + w, 4))
-            return false;
-        u8k_make_subst(&hx, UTF8KIT_UTF32, opt->substitute);
-        r = drive(P_U8_U32, s + pos, len - pos, d ? d + w : NULL, d ? (cap - w) / 4 : SIZE_MAX,
-                  pol, 0, &hx, UTF8KIT_UTF32, NULL);
-        if (d != NULL)
-            swap32(d + w, d + w, r.written);
-        pos += r.read;
-        w += r.written * 4;
-        rep = r.replaced;
-        /* TRUNCATED: a sequence cut by the end, as in utf8kit_convert */
-        *res = r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED
-                   ? totals(r, pos, w, rep, 1)
-                   : generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
-        return true;
-    }
     if (from == UTF32_OTHER && to == UTF8KIT_UTF8) {
         unsigned char buf[4 * VIA_UNITS];
         if (!aligned(s + pos, 4))
@@ -825,11 +806,11 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
     static const utf8kit_options defaults;
     const unsigned char *s = src;
     unsigned char *d = dst;
-    struct u8k_subst x;
+    struct u8k_subst x, hx;
     size_t pos = 0, w = 0, isz, osz;
     utf8kit_result r;
     enum pair p;
-    bool typed = true;
+    bool typed = true, swap = false;
     unsigned flags = 0;
 
     if (opt == NULL)
@@ -867,8 +848,8 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
     /* The typed driver for the pairs the kernels know. */
     if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE))
         p = P_U8_U16, flags = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
-    else if (from == UTF8KIT_UTF8 && to == UTF8KIT_UTF32)
-        p = P_U8_U32;
+    else if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF32 || to == UTF32_OTHER))
+        p = P_U8_U32, swap = to != UTF8KIT_UTF32;
     else if ((from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) && to == UTF8KIT_UTF8)
         p = P_U16_U8, flags = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
     else if (from == UTF8KIT_UTF32 && to == UTF8KIT_UTF8)
@@ -896,23 +877,26 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
             if ((hi & 0xFC) == 0xD8)
                 units--;
         }
+        /* UTF-32 in the other byte order than the host's: the kernels'
+         * UTF-32 (with the substitute in the host's order), each unit then
+         * byte-reversed in place */
+        if (swap)
+            u8k_make_subst(&hx, UTF8KIT_UTF32, opt->substitute);
         r = drive(p, s + pos, units, d ? d + w : NULL, d ? (dst_cap - w) / osz : SIZE_MAX,
-                  opt->policy, flags, &x, to, NULL);
+                  opt->policy, flags, swap ? &hx : &x, swap ? UTF8KIT_UTF32 : to, NULL);
+        if (swap && d != NULL)
+            swap32(d + w, d + w, r.written);
         pos += r.read * isz;
         w += r.written * osz;
-        if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
-            r.read = pos;
-            r.written = w;
-            r.error_len *= isz;
-            return r;
-        }
+        if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED)
+            return totals(r, pos, w, r.replaced, isz);
         /* TRUNCATED from the driver can only be a UTF-8 sequence cut by
          * the end (error_len = the rest) or a UTF-16 high surrogate at the
          * end: the generic loop reports both the same way. */
         return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, r.replaced,
                        src_len);
     }
-    if (stretches(from, to, s, src_len, d, dst_cap, opt, &x, pos, w, &r))
+    if (stretches(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, &r))
         return r;
     if (from != to) {
         /* Through UTF-8 by the kernels, the generic loop after each step
