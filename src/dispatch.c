@@ -30,6 +30,7 @@ const u8k_kernels u8k_scalar_kernels = {
     u8k_scalar_utf8_to_latin1,
     u8k_scalar_count_assume_valid,
     NULL,
+    NULL,
 };
 
 #ifdef UTF8KIT_HAVE_X86_SIMD
@@ -262,6 +263,7 @@ static const u8k_kernels first_kernels = {
     first_utf8_to_latin1,
     first_count_assume_valid,
     NULL, /* (only where it helps: u8_copy in convert.c goes on without) */
+    NULL, /* (the scans and copies in convert.c go on without) */
 };
 
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */

@@ -99,6 +99,17 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
  * and reports it. */
 #define U8K_REPL 4u
 
+/* A scan of 16-bit or 32-bit units for the units kernel (convert.c): byte
+ * j of the input, counted from its start, stops the scan when it is above
+ * lim[j % 16], or when it is D8..DF and sur[j % 16] is 08 (sur holds 00 or
+ * 08 only). Unless check is false, when nothing stops it. A copy puts
+ * byte rev[j % 16] of each 16 bytes at j when swap, else copies them as
+ * they are. */
+struct u8k_unit_scan {
+    unsigned char lim[16], sur[16], rev[16];
+    bool check, swap;
+};
+
 /*
  * One implementation's kernels. Every function has exactly the contract of
  * the public function it backs, restricted as said:
@@ -143,6 +154,11 @@ typedef struct u8k_kernels {
      * there), or NULL: see simd/repair.h and simd/repair_avx512.h */
     utf8kit_result (*utf8_repair)(const unsigned char *src, size_t len, unsigned char *dst,
                                   size_t cap);
+    /* The whole vectors at the start of s[0..n) in which no byte stops
+     * (struct u8k_unit_scan above), copied to d (NULL: only scanned), or
+     * NULL: see simd/units.h. Returns how many bytes they are. */
+    size_t (*units)(unsigned char *d, const unsigned char *s, size_t n,
+                    const struct u8k_unit_scan *u);
 } u8k_kernels;
 
 extern const u8k_kernels u8k_scalar_kernels;

@@ -891,8 +891,11 @@ static void test_via_utf8(void)
  * the whole output, none, half, one byte less and around 1024 units. */
 static void test_stretches(void)
 {
-    static const uint32_t pick[] = {0x41, 0x7F, 0xE9, 0x7FF, 0x800, 0x20AC,
-                                    0xFFFD, 0xFFFF, 0x10000, 0x1F600, 0x10FFFF};
+    /* (U+1D800 and U+10DFFF: the vector scan of UTF-32 stops at them, the
+     * scalar one lets them through) */
+    static const uint32_t pick[] = {0x41,    0x7F,    0xE9,    0x7FF,   0x800,  0x20AC,
+                                    0xFFFD,  0xFFFF,  0x10000, 0x1F600, 0x1D800, 0x10DFFF,
+                                    0x10FFFF};
     static const size_t lens[] = {0, 1, 7, 8, 9, 17, 100, 1023, 1024, 1025, 3000};
     static const char *const cut[] = {"\xE4\xB8\xF0\x9F\x98\x80z", "a\xF0", "\xF0\x9F\x98",
                                       "\xE4\xB8\xAD\xF5\x80\xE4", "\xED\xA0\x80\xF0\x90\x80\x80x",
@@ -1018,6 +1021,52 @@ static void test_stretches(void)
             }
             free(u8);
         }
+}
+
+/* The steps convert.c takes long UTF-8 inputs in, to UCS-2 (64 KiB: its
+ * SCAN_STEP) and to UTF-32 in the other byte order (4 KiB: SWAP_STEP):
+ * a character, a sequence cut short, a run of tails or a byte F0 put
+ * across each step's end, at every offset near it. Converted at aligned
+ * addresses (in steps) and at odd ones (the generic loop), under every
+ * policy, the two must agree. */
+static void test_steps(void)
+{
+    static const char *const across[] = {"\xE4\xB8\xAD", "\xC3\xA9", "\xF0\x9F\x98\x80",
+                                         "\xE4\xB8", "\xE4", "\x80\x80\x80\x80\x80",
+                                         "\xF0\x9F", "\xED\xA0\x80", "\xC0\xAF"};
+    const utf8kit_encoding other =
+        UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
+    static const size_t steps[] = {4096, 65536};
+    size_t n = 3 * 65536 + 100, si, a, off;
+    unsigned char *u8 = malloc(n);
+    for (si = 0; si < 2; si++)
+        for (a = 0; a < sizeof across / sizeof across[0]; a++)
+            for (off = 0; off < 6; off++) {
+                size_t k, at, len = strlen(across[a]);
+                int p;
+                /* Latin text, a piece ending off bytes after each of the
+                 * first two multiples of the step */
+                for (k = 0; k < n; k++)
+                    u8[k] = k % 3 == 2 ? 0xA9 : k % 3 == 1 ? 0xC3 : 'a';
+                for (at = steps[si]; at < 3 * steps[si] && at + 8 < n; at += steps[si]) {
+                    size_t b = at + off - len;
+                    u8[b - 1] = 'z';
+                    memcpy(u8 + b, across[a], len);
+                    u8[b + len] = 'z';
+                }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
+                    utf8kit_options o = opts((utf8kit_policy)p);
+                    size_t whole;
+                    utf8kit_encoding to = si ? UTF8KIT_UCS2LE : other;
+                    whole = utf8kit_convert(UTF8KIT_UTF8, to, u8, n, NULL, 0, &o).written;
+                    via_same(UTF8KIT_UTF8, to, u8, n, (utf8kit_policy)p, whole);
+                    /* the room running out half way */
+                    if (!quick || p == UTF8KIT_REPLACE)
+                        via_same(UTF8KIT_UTF8, si ? UTF8KIT_UCS2BE : other, u8, n,
+                                 (utf8kit_policy)p, whole / 2);
+                }
+            }
+    free(u8);
 }
 
 /* utf8kit_repair of strings of 0 to 72 bytes (its own path for 8 to 64
@@ -1455,6 +1504,7 @@ int main(void)
     test_random_typed_vs_generic();
     test_via_utf8();
     test_stretches();
+    test_steps();
     test_repair_short();
     test_error_tables();
     test_options();

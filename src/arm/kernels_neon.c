@@ -272,6 +272,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v) { return v; }
 #include "simd/shuffle_to_utf8.h"
 #include "simd/shuffle_latin1.h"
 #include "simd/repair.h"
+#include "simd/units.h"
 
 const u8k_kernels u8k_neon_kernels = {
     "neon",
@@ -289,4 +290,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_utf8_to_latin1_shuffle,
     simd_count_assume_valid,
     simd_utf8_repair,
+    simd_units,
 };

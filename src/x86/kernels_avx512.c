@@ -134,6 +134,7 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #define U8K_OWN_REPAIR 1 /* simd/repair_avx512.h */
 #include "simd/repair.h"
 #include "simd/repair_avx512.h"
+#include "simd/units.h"
 
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
@@ -151,4 +152,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_utf8_to_latin1_vbmi2,
     simd_count_assume_valid,
     simd_utf8_repair_vbmi2,
+    simd_units,
 };

@@ -1,0 +1,54 @@
+/*
+ * simd/units.h - the units kernel (u8k_kernels.units, struct u8k_unit_scan in
+ * internal.h) on the vector layer of each kernel file: whole vectors of
+ * UTF-16, UCS-2 or UTF-32 units (or UTF-8 bytes) scanned for the first
+ * that stops, and copied, each unit's bytes reversed or not, up to it.
+ * convert.c uses it for the pairs it converts in stretches: the scans for
+ * a surrogate unit, a UTF-32 unit that is not a scalar value or a byte
+ * F0..FF, the copies between byte orders, and UTF-32 byte reversals. It
+ * finishes in its scalar loops from where the kernel stops.
+ *
+ * A byte stops when s - lim saturates to nonzero (above its lim), or when
+ * its top nibble is D, its bit 3 is set and its sur byte is 08 (D8..DF at
+ * a place sur marks). Every table has 16 bytes, so each 16-byte part of a
+ * vector (the lanes of the lookups and shuffles) sees the same ones, and
+ * a unit of 2 or 4 bytes never crosses a part.
+ */
+#ifndef UTF8KIT_SIMD_UNITS_H
+#define UTF8KIT_SIMD_UNITS_H
+
+#include "internal.h"
+
+/* 08 for a top nibble D (bytes D0..DF), else 00 */
+static const unsigned char u8k_nibble_d[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0};
+
+/* The kernel's loop, for the constant check, copy (d not NULL) and swap. */
+U8K_INLINE size_t u8k_units_run(unsigned char *d, const unsigned char *s, size_t n,
+                                const struct u8k_unit_scan *u, bool check, bool copy, bool swap)
+{
+    const u8k_v lim = v_table(u->lim), sur = v_table(u->sur), rev = v_table(u->rev);
+    const u8k_v nib = v_table(u8k_nibble_d);
+    size_t i = 0;
+    for (; n - i >= VW; i += VW) {
+        u8k_v v = v_load(s + i);
+        if (check &&
+            v_any(v_or(v_subs(v, lim), v_and(v_and(v_lookup(nib, v_shr4(v)), v), sur))))
+            break;
+        if (copy)
+            v_store(d + i, swap ? v_lookup(v, rev) : v);
+    }
+    return i;
+}
+
+static size_t simd_units(unsigned char *d, const unsigned char *s, size_t n,
+                         const struct u8k_unit_scan *u)
+{
+    if (d == NULL)
+        return u8k_units_run(d, s, n, u, true, false, false);
+    if (!u->check)
+        return u8k_units_run(d, s, n, u, false, true, u->swap);
+    return u->swap ? u8k_units_run(d, s, n, u, true, true, true)
+                   : u8k_units_run(d, s, n, u, true, true, false);
+}
+
+#endif /* UTF8KIT_SIMD_UNITS_H */
