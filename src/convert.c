@@ -412,14 +412,50 @@ static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) =
 
 /* ---- pairs without UTF-8, through it ------------------------------------- */
 
+/* UTF-32 in the byte order the kernels do not take (not the host's). */
+#define UTF32_OTHER (UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE)
+
+/* The n 4-byte units of s, each byte-reversed, to d (d == s allowed):
+ * two at a time, a 64-bit byte reversal swapping them back. */
+static void swap32(unsigned char *d, const unsigned char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i + 2 <= n; i += 2) {
+        uint64_t v;
+        memcpy(&v, s + 4 * i, 8);
+        v = __builtin_bswap64(v);
+        v = v >> 32 | v << 32;
+        memcpy(d + 4 * i, &v, 8);
+    }
+    for (; i < n; i++) {
+        uint32_t v;
+        memcpy(&v, s + 4 * i, 4);
+        v = v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
+        memcpy(d + 4 * i, &v, 4);
+    }
+}
+
+/* The byte reversal of every 4-byte unit, for the units kernel. */
+static const struct u8k_unit_scan rev32 = {
+    {0}, {0}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12}, false, true};
+
+/* swap32 with the units kernel's whole vectors first. */
+static void swap_units(unsigned char *d, const unsigned char *s, size_t n)
+{
+    const u8k_kernels *k = u8k_active();
+    size_t i = k->units != NULL ? k->units(d, s, 4 * n, &rev32) : 0;
+    swap32(d + i, s + i, n - i / 4);
+}
+
 /* The kernel pairs that take e to UTF-8 (*to8) and back (*from8), for
- * the encodings that have them: UTF-16 in either byte order, UTF-32 in
- * the host's, Latin-1. False for the others. */
+ * the encodings that have them: UTF-16 in either byte order, UTF-32 (in
+ * the other byte order than the host's, byte-reversed before or after the
+ * kernel), Latin-1. False for the others. */
 static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
 {
     if (e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE)
         *to8 = P_U16_U8, *from8 = P_U8_U16;
-    else if (e == UTF8KIT_UTF32)
+    else if (e == UTF8KIT_UTF32 || e == UTF32_OTHER)
         *to8 = P_U32_U8, *from8 = P_U8_U32;
     else if (e == UTF8KIT_LATIN1)
         *to8 = P_L1_U8, *from8 = P_U8_L1;
@@ -442,7 +478,9 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
  * boundary, and via_utf8 returns with *pos and *w there: everything
  * before converted as the generic loop converts valid input, which goes
  * on from there (utf8kit_convert). A UTF-16 step does not end between
- * the two units of a pair. A step costs the two kernels' times, where the
+ * the two units of a pair. UTF-32 in the other byte order is reversed
+ * into a buffer before the first kernel, or in place after the second
+ * (where the offsets of its units are those of the host's UTF-32). A step costs the two kernels' times, where the
  * generic loop decodes and encodes a character at a time
  * (bench/RESULTS.md, session 21: 3.5-45x as fast). Returns false, having
  * done nothing, for a pair or alignment it does not take. */
@@ -454,7 +492,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     const unsigned obe = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
     enum pair pa, pb, unused;
     size_t isz, osz;
-    unsigned char buf[4 * VIA_UNITS];
+    unsigned char buf[4 * VIA_UNITS], rev[4 * VIA_UNITS];
     if (!via_pairs(from, &pa, &unused) || !via_pairs(to, &unused, &pb))
         return false;
     isz = in_size[pa];
@@ -479,6 +517,10 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         }
         if (units == 0)
             return true;
+        if (from == UTF32_OTHER) {
+            swap_units(rev, in, units);
+            in = rev;
+        }
         /* a.read: the units before the first invalid one, or all */
         a = call_kernel(k, pa, in, units, buf, sizeof buf, ibe);
         if (d == NULL) {
@@ -486,6 +528,8 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
         } else {
             b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
+            if (to == UTF32_OTHER)
+                swap_units(d + *w, d + *w, b.written);
             /* b stopped short: its input's first b.read bytes are whole
              * characters, as many units of s as UTF-16 or (UTF-32,
              * Latin-1: one a character) characters */
@@ -523,29 +567,6 @@ static size_t utf8_cut(const unsigned char *s, size_t c)
  * input bytes, each reversed right after the kernel wrote it (at most 16
  * KiB of output, still in the cache). */
 #define SWAP_STEP 4096
-
-/* UTF-32 in the byte order the kernels do not take (not the host's). */
-#define UTF32_OTHER (UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE)
-
-/* The n 4-byte units of s, each byte-reversed, to d (d == s allowed):
- * two at a time, a 64-bit byte reversal swapping them back. */
-static void swap32(unsigned char *d, const unsigned char *s, size_t n)
-{
-    size_t i;
-    for (i = 0; i + 2 <= n; i += 2) {
-        uint64_t v;
-        memcpy(&v, s + 4 * i, 8);
-        v = __builtin_bswap64(v);
-        v = v >> 32 | v << 32;
-        memcpy(d + 4 * i, &v, 8);
-    }
-    for (; i < n; i++) {
-        uint32_t v;
-        memcpy(&v, s + 4 * i, 4);
-        v = v >> 24 | (v >> 8 & 0xFF00u) | (v << 8 & 0xFF0000u) | v << 24;
-        memcpy(d + 4 * i, &v, 4);
-    }
-}
 
 /* n bytes of 16-bit units from s to d, each byte-reversed: four units per
  * 64-bit step. */
@@ -696,18 +717,6 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
             return j;
         i = j;
     }
-}
-
-/* The byte reversal of every 4-byte unit, for the units kernel. */
-static const struct u8k_unit_scan rev32 = {
-    {0}, {0}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12}, false, true};
-
-/* swap32 with the units kernel's whole vectors first. */
-static void swap_units(unsigned char *d, const unsigned char *s, size_t n)
-{
-    const u8k_kernels *k = u8k_active();
-    size_t i = k->units != NULL ? k->units(d, s, 4 * n, &rev32) : 0;
-    swap32(d + i, s + i, n - i / 4);
 }
 
 /* r with read, written and replaced the totals (byte offsets), error_len

@@ -794,7 +794,9 @@ static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
 /* The unit size of UTF-16LE/BE, UTF-32 and Latin-1. */
 static size_t via_size(utf8kit_encoding e)
 {
-    return e == UTF8KIT_LATIN1 ? 1 : e == UTF8KIT_UTF32 ? 4 : 2;
+    return e == UTF8KIT_LATIN1                                ? 1
+           : e == UTF8KIT_UTF32LE || e == UTF8KIT_UTF32BE ? 4
+                                                              : 2;
 }
 
 /* Pairs of UTF-16LE/BE, UTF-32 (host order) and Latin-1 go through UTF-8
@@ -805,8 +807,10 @@ static size_t via_size(utf8kit_encoding e)
  * rooms from 0 to the whole output around the steps' ends. */
 static void test_via_utf8(void)
 {
-    static const utf8kit_encoding four[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32,
-                                            UTF8KIT_LATIN1};
+    static const utf8kit_encoding four[] = {
+        UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32, UTF8KIT_LATIN1,
+        UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE};
+    const size_t nfour = sizeof four / sizeof four[0];
     static const uint32_t pick[] = {0x41, 0x7F, 0xE9, 0xFF, 0x100, 0x7FF, 0x800,
                                     0x20AC, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
     static const size_t lens[] = {0, 1, 5, 1022, 1023, 1024, 1025, 2047, 2049, 3000};
@@ -830,7 +834,7 @@ static void test_via_utf8(void)
             }
             for (k = 0; k < m; k++)
                 n8 += ref_utf8(cps[k], u8 + n8);
-            for (f = 0; f < 4; f++) {
+            for (f = 0; f < nfour; f++) {
                 utf8kit_options ro = opts(UTF8KIT_REPLACE);
                 unsigned char *in;
                 utf8kit_result e = conv(UTF8KIT_UTF8, four[f], u8, n8, &ro, &in);
@@ -848,10 +852,16 @@ static void test_via_utf8(void)
                         } else if (unit == 4) {
                             uint32_t bad = v == 4 || at % 2 ? 0xDFFF : 0x110000;
                             memcpy(in + 4 * at, &bad, 4);
+                            if (f == 4) /* the other byte order: reversed */
+                                for (k = 0; k < 2; k++) {
+                                    unsigned char c = in[4 * at + k];
+                                    in[4 * at + k] = in[4 * at + 3 - k];
+                                    in[4 * at + 3 - k] = c;
+                                }
                         }
                     }
                 }
-                for (t = 0; t < 4; t++) {
+                for (t = 0; t < nfour; t++) {
                     int p;
                     if (t == f)
                         continue;
