@@ -410,7 +410,14 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
 
 static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) == 0; }
 
-/* ---- pairs without UTF-8, through it ------------------------------------- */
+/* ---- units: byte reversals, and scans for where a stretch ends ----------- */
+
+static bool is_ucs2(utf8kit_encoding e) { return e == UTF8KIT_UCS2LE || e == UTF8KIT_UCS2BE; }
+
+static bool big_endian(utf8kit_encoding e)
+{
+    return e == UTF8KIT_UTF16BE || e == UTF8KIT_UCS2BE || e == UTF8KIT_UTF32BE;
+}
 
 /* UTF-32 in the byte order the kernels do not take (not the host's). */
 #define UTF32_OTHER (UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE)
@@ -446,6 +453,154 @@ static void swap_units(unsigned char *d, const unsigned char *s, size_t n)
     size_t i = k->units != NULL ? k->units(d, s, 4 * n, &rev32) : 0;
     swap32(d + i, s + i, n - i / 4);
 }
+
+/* n bytes of 16-bit units from s to d, each byte-reversed: four units per
+ * 64-bit step. */
+static void swap16(unsigned char *d, const unsigned char *s, size_t n)
+{
+    const uint64_t lo = UINT64_C(0x00FF00FF00FF00FF);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        v = (v >> 8 & lo) | (v & lo) << 8;
+        memcpy(d + i, &v, 8);
+    }
+    for (; i + 2 <= n; i += 2) {
+        d[i] = s[i + 1];
+        d[i + 1] = s[i];
+    }
+}
+
+/* The offset of the first unit of the UCS-2 s[i..end) (whole units, big-
+ * endian when be) that is a surrogate (D800..DFFF), or end. Eight bytes a
+ * step: their high bytes masked to the top 5 bits and compared with D8
+ * become 00 just for a surrogate; the low bytes are made FF. */
+static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool be)
+{
+    unsigned char mb[8], vb[8];
+    uint64_t m, v;
+    size_t k;
+    for (k = 0; k < 8; k++) {
+        bool high = (k % 2 == 0) == be;
+        mb[k] = high ? 0xF8 : 0x00;
+        vb[k] = high ? 0xD8 : 0xFF;
+    }
+    memcpy(&m, mb, 8);
+    memcpy(&v, vb, 8);
+    for (; end - i >= 8; i += 8) {
+        uint64_t x, t;
+        memcpy(&x, s + i, 8);
+        t = (x & m) ^ v;
+        /* some byte of t is 00 */
+        if ((t - UINT64_C(0x0101010101010101)) & ~t & UINT64_C(0x8080808080808080))
+            break;
+    }
+    for (; i < end; i += 2)
+        if ((s[i + !be] & 0xF8) == 0xD8)
+            break;
+    return i;
+}
+
+/* The offset of the first unit of the UTF-32 s[i..end) (whole units,
+ * big-endian when be) that is not a scalar value (a surrogate or above
+ * 10FFFF), or end. */
+static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be)
+{
+    for (; i < end; i += 4) {
+        uint32_t v = be ? (uint32_t)s[i] << 24 | (uint32_t)s[i + 1] << 16 |
+                              (uint32_t)s[i + 2] << 8 | s[i + 3]
+                        : (uint32_t)s[i + 3] << 24 | (uint32_t)s[i + 2] << 16 |
+                              (uint32_t)s[i + 1] << 8 | s[i];
+        if (v - 0xD800u < 0x800u || v > 0x10FFFFu)
+            break;
+    }
+    return i;
+}
+
+/* The offset of the first byte F0..FF in s[i..len), or len: bytes whose
+ * top four bits are set (a shift moves each byte's bits 4..6 up to its bit
+ * 7; what crosses into the next byte lands below bit 7). */
+static size_t next_f0(const unsigned char *s, size_t i, size_t len)
+{
+    for (; len - i >= 8; i += 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (x & x << 1 & x << 2 & x << 3 & UINT64_C(0x8080808080808080))
+            break;
+    }
+    for (; i < len; i++)
+        if (s[i] >= 0xF0)
+            break;
+    return i;
+}
+
+/* A scan for scan_units: what stops it, for the units kernel (v) and for
+ * the scalar loops above. */
+struct scan {
+    struct u8k_unit_scan v;
+    size_t unit; /* 1: UTF-8, stops at bytes F0..FF; 2: UTF-16 or UCS-2, at
+                  * surrogates; 4: UTF-32, at units that are not scalar
+                  * values */
+    bool be;     /* the units are big-endian */
+};
+
+/* The scan of units of unit bytes, big-endian when be, copied byte-
+ * reversed when swap. For the kernel's UTF-32 test, a unit stops when its
+ * top byte is not 00, its next is above 10, or its second lowest is
+ * D8..DF: that takes in the surrogates, and also (whatever the plane) the
+ * characters U+xD800..U+xDFFF, which the scalar loop then lets through. */
+static struct scan scan_of(size_t unit, bool be, bool swap)
+{
+    struct scan sc;
+    size_t j;
+    sc.unit = unit;
+    sc.be = be;
+    sc.v.check = true;
+    sc.v.swap = swap;
+    for (j = 0; j < 16; j++) {
+        size_t b = j % unit, sig = be ? unit - 1 - b : b; /* 0: the lowest byte */
+        sc.v.lim[j] = unit == 1                ? 0xEF
+                      : unit == 4 && sig == 3 ? 0x00
+                      : unit == 4 && sig == 2 ? 0x10
+                                              : 0xFF;
+        sc.v.sur[j] = unit > 1 && sig == 1 ? 0x08 : 0x00;
+        sc.v.rev[j] = (unsigned char)(j - b + (unit - 1 - b));
+    }
+    return sc;
+}
+
+/* The bytes of s[0..n) (whole units) before the first unit at which sc
+ * stops, or n; copied to d first unless d is NULL (byte-reversed when
+ * sc->v.swap; as they are otherwise, but for UTF-8). The units kernel
+ * takes whole vectors; the scalar loops take over where it stops, for 64
+ * bytes (which hold the vector that stopped it) before it takes the rest
+ * again, since its UTF-32 test stops at a few characters too. */
+static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned char *s, size_t n)
+{
+    const u8k_kernels *k = u8k_active();
+    size_t i = 0;
+    for (;;) {
+        size_t stop = n, j;
+        if (k->units != NULL) {
+            i += k->units(d ? d + i : NULL, s + i, n - i, &sc->v);
+            if (n - i > 64)
+                stop = i + 64;
+        }
+        j = sc->unit == 1   ? next_f0(s, i, stop)
+            : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be)
+                            : next_bad32(s, i, stop, sc->be);
+        if (d != NULL && !sc->v.swap)
+            memcpy(d + i, s + i, j - i);
+        else if (d != NULL)
+            (sc->unit == 2 ? swap16(d + i, s + i, j - i) : swap32(d + i, s + i, (j - i) / 4));
+        if (j < stop || stop == n)
+            return j;
+        i = j;
+    }
+}
+
+/* ---- pairs without UTF-8, through it ------------------------------------- */
 
 /* The kernel pairs that take e to UTF-8 (*to8) and back (*from8), for
  * the encodings that have them: UTF-16 in either byte order, UTF-32 (in
@@ -568,156 +723,10 @@ static size_t utf8_cut(const unsigned char *s, size_t c)
  * KiB of output, still in the cache). */
 #define SWAP_STEP 4096
 
-/* n bytes of 16-bit units from s to d, each byte-reversed: four units per
- * 64-bit step. */
-static void swap16(unsigned char *d, const unsigned char *s, size_t n)
-{
-    const uint64_t lo = UINT64_C(0x00FF00FF00FF00FF);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t v;
-        memcpy(&v, s + i, 8);
-        v = (v >> 8 & lo) | (v & lo) << 8;
-        memcpy(d + i, &v, 8);
-    }
-    for (; i + 2 <= n; i += 2) {
-        d[i] = s[i + 1];
-        d[i + 1] = s[i];
-    }
-}
-
-/* The offset of the first unit of the UCS-2 s[i..end) (whole units, big-
- * endian when be) that is a surrogate (D800..DFFF), or end. Eight bytes a
- * step: their high bytes masked to the top 5 bits and compared with D8
- * become 00 just for a surrogate; the low bytes are made FF. */
-static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool be)
-{
-    unsigned char mb[8], vb[8];
-    uint64_t m, v;
-    size_t k;
-    for (k = 0; k < 8; k++) {
-        bool high = (k % 2 == 0) == be;
-        mb[k] = high ? 0xF8 : 0x00;
-        vb[k] = high ? 0xD8 : 0xFF;
-    }
-    memcpy(&m, mb, 8);
-    memcpy(&v, vb, 8);
-    for (; end - i >= 8; i += 8) {
-        uint64_t x, t;
-        memcpy(&x, s + i, 8);
-        t = (x & m) ^ v;
-        /* some byte of t is 00 */
-        if ((t - UINT64_C(0x0101010101010101)) & ~t & UINT64_C(0x8080808080808080))
-            break;
-    }
-    for (; i < end; i += 2)
-        if ((s[i + !be] & 0xF8) == 0xD8)
-            break;
-    return i;
-}
-
-/* The offset of the first unit of the UTF-32 s[i..end) (whole units,
- * big-endian when be) that is not a scalar value (a surrogate or above
- * 10FFFF), or end. */
-static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be)
-{
-    for (; i < end; i += 4) {
-        uint32_t v = be ? (uint32_t)s[i] << 24 | (uint32_t)s[i + 1] << 16 |
-                              (uint32_t)s[i + 2] << 8 | s[i + 3]
-                        : (uint32_t)s[i + 3] << 24 | (uint32_t)s[i + 2] << 16 |
-                              (uint32_t)s[i + 1] << 8 | s[i];
-        if (v - 0xD800u < 0x800u || v > 0x10FFFFu)
-            break;
-    }
-    return i;
-}
-
-/* The offset of the first byte F0..FF in s[i..len), or len: bytes whose
- * top four bits are set (a shift moves each byte's bits 4..6 up to its bit
- * 7; what crosses into the next byte lands below bit 7). */
-static size_t next_f0(const unsigned char *s, size_t i, size_t len)
-{
-    for (; len - i >= 8; i += 8) {
-        uint64_t x;
-        memcpy(&x, s + i, 8);
-        if (x & x << 1 & x << 2 & x << 3 & UINT64_C(0x8080808080808080))
-            break;
-    }
-    for (; i < len; i++)
-        if (s[i] >= 0xF0)
-            break;
-    return i;
-}
-
 /* Scans for where a stretch of UCS-2 -> UTF-8 or UTF-8 -> UCS-2 ends go
  * this many bytes at most, so that the kernels read what they converted
  * from the cache (10 MB of UCS-2 went 15% faster). */
 #define SCAN_STEP 65536
-
-/* A scan for scan_units: what stops it, for the units kernel (v) and for
- * the scalar loops above. */
-struct scan {
-    struct u8k_unit_scan v;
-    size_t unit; /* 1: UTF-8, stops at bytes F0..FF; 2: UTF-16 or UCS-2, at
-                  * surrogates; 4: UTF-32, at units that are not scalar
-                  * values */
-    bool be;     /* the units are big-endian */
-};
-
-/* The scan of units of unit bytes, big-endian when be, copied byte-
- * reversed when swap. For the kernel's UTF-32 test, a unit stops when its
- * top byte is not 00, its next is above 10, or its second lowest is
- * D8..DF: that takes in the surrogates, and also (whatever the plane) the
- * characters U+xD800..U+xDFFF, which the scalar loop then lets through. */
-static struct scan scan_of(size_t unit, bool be, bool swap)
-{
-    struct scan sc;
-    size_t j;
-    sc.unit = unit;
-    sc.be = be;
-    sc.v.check = true;
-    sc.v.swap = swap;
-    for (j = 0; j < 16; j++) {
-        size_t b = j % unit, sig = be ? unit - 1 - b : b; /* 0: the lowest byte */
-        sc.v.lim[j] = unit == 1                ? 0xEF
-                      : unit == 4 && sig == 3 ? 0x00
-                      : unit == 4 && sig == 2 ? 0x10
-                                              : 0xFF;
-        sc.v.sur[j] = unit > 1 && sig == 1 ? 0x08 : 0x00;
-        sc.v.rev[j] = (unsigned char)(j - b + (unit - 1 - b));
-    }
-    return sc;
-}
-
-/* The bytes of s[0..n) (whole units) before the first unit at which sc
- * stops, or n; copied to d first unless d is NULL (byte-reversed when
- * sc->v.swap; as they are otherwise, but for UTF-8). The units kernel
- * takes whole vectors; the scalar loops take over where it stops, for 64
- * bytes (which hold the vector that stopped it) before it takes the rest
- * again, since its UTF-32 test stops at a few characters too. */
-static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned char *s, size_t n)
-{
-    const u8k_kernels *k = u8k_active();
-    size_t i = 0;
-    for (;;) {
-        size_t stop = n, j;
-        if (k->units != NULL) {
-            i += k->units(d ? d + i : NULL, s + i, n - i, &sc->v);
-            if (n - i > 64)
-                stop = i + 64;
-        }
-        j = sc->unit == 1   ? next_f0(s, i, stop)
-            : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be)
-                            : next_bad32(s, i, stop, sc->be);
-        if (d != NULL && !sc->v.swap)
-            memcpy(d + i, s + i, j - i);
-        else if (d != NULL)
-            (sc->unit == 2 ? swap16(d + i, s + i, j - i) : swap32(d + i, s + i, (j - i) / 4));
-        if (j < stop || stop == n)
-            return j;
-        i = j;
-    }
-}
 
 /* r with read, written and replaced the totals (byte offsets), error_len
  * in bytes (r's units were unit bytes). */
@@ -739,13 +748,6 @@ static utf8kit_result totals(utf8kit_result r, size_t pos, size_t w, size_t repl
 static size_t more(size_t gen, size_t n, size_t unit)
 {
     return n >= 64 * unit ? 1 : gen ? 2 * gen : 16;
-}
-
-static bool is_ucs2(utf8kit_encoding e) { return e == UTF8KIT_UCS2LE || e == UTF8KIT_UCS2BE; }
-
-static bool big_endian(utf8kit_encoding e)
-{
-    return e == UTF8KIT_UTF16BE || e == UTF8KIT_UCS2BE || e == UTF8KIT_UTF32BE;
 }
 
 /* generic() from *pos to stop, for the loops below: true with *pos, *w
