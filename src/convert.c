@@ -503,16 +503,15 @@ static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool 
 }
 
 /* The offset of the first unit of the UTF-32 s[i..end) (whole units,
- * big-endian when be) that is not a scalar value (a surrogate or above
- * 10FFFF), or end. */
-static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be)
+ * big-endian when be) that is a surrogate or above max, or end. */
+static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be, uint32_t max)
 {
     for (; i < end; i += 4) {
         uint32_t v = be ? (uint32_t)s[i] << 24 | (uint32_t)s[i + 1] << 16 |
                               (uint32_t)s[i + 2] << 8 | s[i + 3]
                         : (uint32_t)s[i + 3] << 24 | (uint32_t)s[i + 2] << 16 |
                               (uint32_t)s[i + 1] << 8 | s[i];
-        if (v - 0xD800u < 0x800u || v > 0x10FFFFu)
+        if (v - 0xD800u < 0x800u || v > max)
             break;
     }
     return i;
@@ -539,10 +538,10 @@ static size_t next_f0(const unsigned char *s, size_t i, size_t len)
  * the scalar loops above. */
 struct scan {
     struct u8k_unit_scan v;
-    size_t unit; /* 1: UTF-8, stops at bytes F0..FF; 2: UTF-16 or UCS-2, at
-                  * surrogates; 4: UTF-32, at units that are not scalar
-                  * values */
-    bool be;     /* the units are big-endian */
+    size_t unit;  /* 1: UTF-8, stops at bytes F0..FF; 2: UTF-16 or UCS-2, at
+                   * surrogates; 4: UTF-32, at surrogates and units above max */
+    uint32_t max; /* 10FFFF (units that are not scalar values), or FFFF */
+    bool be;      /* the units are big-endian */
 };
 
 /* The scan of units of unit bytes, big-endian when be, copied byte-
@@ -555,6 +554,7 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
     struct scan sc;
     size_t j;
     sc.unit = unit;
+    sc.max = 0x10FFFF;
     sc.be = be;
     sc.v.check = true;
     sc.v.swap = swap;
@@ -567,6 +567,19 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
         sc.v.sur[j] = unit > 1 && sig == 1 ? 0x08 : 0x00;
         sc.v.rev[j] = (unsigned char)(j - b + (unit - 1 - b));
     }
+    return sc;
+}
+
+/* The scan of UTF-32 (big-endian when be) for a unit that UCS-2 cannot
+ * hold: a surrogate, or above FFFF (exact in the kernel too). */
+static struct scan scan_bmp(bool be)
+{
+    struct scan sc = scan_of(4, be, false);
+    size_t j;
+    sc.max = 0xFFFF;
+    for (j = 0; j < 16; j++)
+        if (sc.v.lim[j] == 0x10)
+            sc.v.lim[j] = 0x00;
     return sc;
 }
 
@@ -589,7 +602,7 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
         }
         j = sc->unit == 1   ? next_f0(s, i, stop)
             : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be)
-                            : next_bad32(s, i, stop, sc->be);
+                            : next_bad32(s, i, stop, sc->be, sc->max);
         if (d != NULL && !sc->v.swap)
             memcpy(d + i, s + i, j - i);
         else if (d != NULL)
@@ -603,12 +616,13 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
 /* ---- pairs without UTF-8, through it ------------------------------------- */
 
 /* The kernel pairs that take e to UTF-8 (*to8) and back (*from8), for
- * the encodings that have them: UTF-16 in either byte order, UTF-32 (in
+ * the encodings that have them: UTF-16 in either byte order (and UCS-2,
+ * by stretches without surrogates or characters above U+FFFF), UTF-32 (in
  * the other byte order than the host's, byte-reversed before or after the
  * kernel), Latin-1. False for the others. */
 static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
 {
-    if (e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE)
+    if (e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE || is_ucs2(e))
         *to8 = P_U16_U8, *from8 = P_U8_U16;
     else if (e == UTF8KIT_UTF32 || e == UTF32_OTHER)
         *to8 = P_U32_U8, *from8 = P_U8_U32;
@@ -635,7 +649,11 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
  * on from there (utf8kit_convert). A UTF-16 step does not end between
  * the two units of a pair. UTF-32 in the other byte order is reversed
  * into a buffer before the first kernel, or in place after the second
- * (where the offsets of its units are those of the host's UTF-32). A step costs the two kernels' times, where the
+ * (where the offsets of its units are those of the host's UTF-32). UCS-2
+ * is read as UTF-16 up to the next surrogate unit, and written as UTF-16
+ * from UTF-32 up to the next unit above FFFF (or a surrogate) and from
+ * Latin-1: a step ends short there, and the generic loop takes that unit.
+ * A step costs the two kernels' times, where the
  * generic loop decodes and encodes a character at a time
  * (bench/RESULTS.md, session 21: 3.5-45x as fast). Returns false, having
  * done nothing, for a pair or alignment it does not take. */
@@ -643,8 +661,11 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
                      size_t len, unsigned char *d, size_t cap, size_t *pos, size_t *w)
 {
     const u8k_kernels *k = u8k_kernels_now();
-    const unsigned ibe = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
-    const unsigned obe = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
+    const unsigned ibe = big_endian(from) && from != UTF8KIT_UTF32BE ? U8K_BE : 0;
+    const unsigned obe = big_endian(to) && to != UTF8KIT_UTF32BE ? U8K_BE : 0;
+    /* the steps end at what sc stops at (cut) */
+    bool cut = true;
+    struct scan sc;
     enum pair pa, pb, unused;
     size_t isz, osz;
     unsigned char buf[4 * VIA_UNITS], rev[4 * VIA_UNITS];
@@ -652,8 +673,17 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         return false;
     isz = in_size[pa];
     osz = out_size[pb];
-    if (!aligned(s + *pos, isz) || (d != NULL && !aligned(d + *w, osz)))
+    if (!aligned(s + *pos, isz) || (d != NULL && !aligned(d + *w, osz)) ||
+        (is_ucs2(to) && isz == 2))
         return false;
+    /* UCS-2 input up to a surrogate, UTF-32 to UCS-2 up to a unit above
+     * FFFF (UTF-16 to UCS-2 is a copy: stretches) */
+    if (is_ucs2(from))
+        sc = scan_of(2, ibe != 0, false);
+    else if (is_ucs2(to) && isz == 4)
+        sc = scan_bmp(big_endian(from));
+    else
+        cut = false;
     /* Measuring: the output units of each step's UTF-8 are counted by the
      * kernels (count, UTF-16 length: exact on the valid UTF-8 a step
      * makes); not for Latin-1, whose characters above U+00FF the generic
@@ -670,6 +700,8 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             if (isz == 2 && (in[2 * units - (ibe ? 2 : 1)] & 0xFC) == 0xD8)
                 units--;
         }
+        if (cut)
+            units = scan_units(&sc, NULL, in, isz * units) / isz;
         if (units == 0)
             return true;
         if (from == UTF32_OTHER) {

@@ -799,18 +799,20 @@ static size_t via_size(utf8kit_encoding e)
                                                               : 2;
 }
 
-/* Pairs of UTF-16LE/BE, UTF-32 (host order) and Latin-1 go through UTF-8
- * 1024 units a step when aligned (via_utf8), the generic loop otherwise:
+/* Pairs of UTF-16LE/BE, UTF-32 (either order), Latin-1 and UCS-2LE/BE go
+ * through UTF-8 1024 units a step when aligned (via_utf8; UCS-2 with
+ * UCS-2 or UTF-16 by a copy), the generic loop otherwise:
  * texts of up to 3000 units of every width, pairs of surrogates across a
  * step's end, errors (a lone surrogate, a value above 10FFFF, characters
  * Latin-1 cannot hold) before, at and after a step's end, every policy,
  * rooms from 0 to the whole output around the steps' ends. */
 static void test_via_utf8(void)
 {
-    static const utf8kit_encoding four[] = {
+    static const utf8kit_encoding enc[] = {
         UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32, UTF8KIT_LATIN1,
-        UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE};
-    const size_t nfour = sizeof four / sizeof four[0];
+        UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE,
+        UTF8KIT_UCS2LE, UTF8KIT_UCS2BE};
+    const size_t nenc = sizeof enc / sizeof enc[0];
     static const uint32_t pick[] = {0x41, 0x7F, 0xE9, 0xFF, 0x100, 0x7FF, 0x800,
                                     0x20AC, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
     static const size_t lens[] = {0, 1, 5, 1022, 1023, 1024, 1025, 2047, 2049, 3000};
@@ -834,11 +836,16 @@ static void test_via_utf8(void)
             }
             for (k = 0; k < m; k++)
                 n8 += ref_utf8(cps[k], u8 + n8);
-            for (f = 0; f < nfour; f++) {
+            for (f = 0; f < nenc; f++) {
                 utf8kit_options ro = opts(UTF8KIT_REPLACE);
                 unsigned char *in;
-                utf8kit_result e = conv(UTF8KIT_UTF8, four[f], u8, n8, &ro, &in);
-                size_t n = e.written, unit = via_size(four[f]);
+                /* UCS-2 input: the text as UTF-16 (a pair: two errors) */
+                utf8kit_result e = conv(UTF8KIT_UTF8,
+                                        enc[f] == UTF8KIT_UCS2LE   ? UTF8KIT_UTF16LE
+                                        : enc[f] == UTF8KIT_UCS2BE ? UTF8KIT_UTF16BE
+                                                                    : enc[f],
+                                        u8, n8, &ro, &in);
+                size_t n = e.written, unit = via_size(enc[f]);
                 if (v >= 3 && n >= unit) {
                     /* an error at unit 500, 1023 or 1500 (or the last) */
                     size_t at = v == 3 ? 500 : v == 4 ? 1023 : v == 5 ? 1500 : v == 6 ? 36 : 2;
@@ -846,7 +853,7 @@ static void test_via_utf8(void)
                         at = n / unit - 1;
                     for (; at < n / unit; at += v == 6 ? 37 : v == 7 ? 3 : n) {
                         if (unit == 2) {
-                            int be = four[f] == UTF8KIT_UTF16BE;
+                            int be = enc[f] == UTF8KIT_UTF16BE || enc[f] == UTF8KIT_UCS2BE;
                             in[2 * at + be] = 0x00;
                             in[2 * at + !be] = v == 4 || at % 2 ? 0xDC : 0xD8; /* lone low / high half */
                         } else if (unit == 4) {
@@ -861,17 +868,17 @@ static void test_via_utf8(void)
                         }
                     }
                 }
-                for (t = 0; t < nfour; t++) {
+                for (t = 0; t < nenc; t++) {
                     int p;
                     if (t == f)
                         continue;
                     for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
                         utf8kit_options o = opts((utf8kit_policy)p);
-                        size_t whole, osz = via_size(four[t]);
+                        size_t whole, osz = via_size(enc[t]);
                         size_t caps[8], c;
                         if (p == UTF8KIT_ASSUME_VALID && v >= 3)
                             continue; /* promised valid: any output goes */
-                        whole = utf8kit_convert(four[f], four[t], in, n, NULL, 0, &o).written;
+                        whole = utf8kit_convert(enc[f], enc[t], in, n, NULL, 0, &o).written;
                         caps[0] = whole;
                         caps[1] = 0;
                         caps[2] = whole / 2;
@@ -882,7 +889,7 @@ static void test_via_utf8(void)
                         caps[7] = 2048 * osz - 1;
                         for (c = 0; c < (quick ? 4u : 8u); c++)
                             if (caps[c] <= whole + 8)
-                                via_same(four[f], four[t], in, n, (utf8kit_policy)p, caps[c]);
+                                via_same(enc[f], enc[t], in, n, (utf8kit_policy)p, caps[c]);
                     }
                 }
                 free(in);
