@@ -444,7 +444,7 @@ static void swap32(unsigned char *d, const unsigned char *s, size_t n)
 
 /* The byte reversal of every 4-byte unit, for the units kernel. */
 static const struct u8k_unit_scan rev32 = {
-    {0}, {0}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12}, false, true};
+    {0}, {0}, {0}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12}, false, true};
 
 /* swap32 with the units kernel's whole vectors first. */
 static void swap_units(unsigned char *d, const unsigned char *s, size_t n)
@@ -517,19 +517,22 @@ static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be, 
     return i;
 }
 
-/* The offset of the first byte F0..FF in s[i..len), or len: bytes whose
- * top four bits are set (a shift moves each byte's bits 4..6 up to its bit
- * 7; what crosses into the next byte lands below bit 7). */
-static size_t next_f0(const unsigned char *s, size_t i, size_t len)
+/* The offset of the first byte F0..FF (or 00 when zero) in s[i..len), or
+ * len: bytes whose top four bits are set (a shift moves each byte's bits
+ * 4..6 up to its bit 7; what crosses into the next byte lands below bit
+ * 7), and zero bytes (x - 01.. borrows into bit 7 of a byte only at or
+ * after one). */
+static size_t next_f0(const unsigned char *s, size_t i, size_t len, bool zero)
 {
+    const uint64_t ones = UINT64_C(0x0101010101010101), tops = ones << 7;
     for (; len - i >= 8; i += 8) {
         uint64_t x;
         memcpy(&x, s + i, 8);
-        if (x & x << 1 & x << 2 & x << 3 & UINT64_C(0x8080808080808080))
+        if ((x & x << 1 & x << 2 & x << 3 & tops) || (zero && ((x - ones) & ~x & tops)))
             break;
     }
     for (; i < len; i++)
-        if (s[i] >= 0xF0)
+        if (s[i] >= 0xF0 || (zero && s[i] == 0))
             break;
     return i;
 }
@@ -538,9 +541,11 @@ static size_t next_f0(const unsigned char *s, size_t i, size_t len)
  * the scalar loops above. */
 struct scan {
     struct u8k_unit_scan v;
-    size_t unit;  /* 1: UTF-8, stops at bytes F0..FF; 2: UTF-16 or UCS-2, at
-                   * surrogates; 4: UTF-32, at surrogates and units above max */
+    size_t unit;  /* 1: UTF-8, stops at bytes F0..FF (and 00 when zero);
+                   * 2: UTF-16 or UCS-2, at surrogates; 4: UTF-32, at
+                   * surrogates and units above max */
     uint32_t max; /* 10FFFF (units that are not scalar values), or FFFF */
+    bool zero;
     bool be;      /* the units are big-endian */
 };
 
@@ -555,11 +560,13 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
     size_t j;
     sc.unit = unit;
     sc.max = 0x10FFFF;
+    sc.zero = false;
     sc.be = be;
     sc.v.check = true;
     sc.v.swap = swap;
     for (j = 0; j < 16; j++) {
         size_t b = j % unit, sig = be ? unit - 1 - b : b; /* 0: the lowest byte */
+        sc.v.low[j] = 0x00;
         sc.v.lim[j] = unit == 1                ? 0xEF
                       : unit == 4 && sig == 3 ? 0x00
                       : unit == 4 && sig == 2 ? 0x10
@@ -567,6 +574,15 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
         sc.v.sur[j] = unit > 1 && sig == 1 ? 0x08 : 0x00;
         sc.v.rev[j] = (unsigned char)(j - b + (unit - 1 - b));
     }
+    return sc;
+}
+
+/* The scan of UTF-8 for bytes F0..FF, and 00 when zero. */
+static struct scan scan_utf8(bool zero)
+{
+    struct scan sc = scan_of(1, false, false);
+    sc.zero = zero;
+    memset(sc.v.low, zero ? 0x01 : 0x00, sizeof sc.v.low);
     return sc;
 }
 
@@ -600,7 +616,7 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
             if (n - i > 64)
                 stop = i + 64;
         }
-        j = sc->unit == 1   ? next_f0(s, i, stop)
+        j = sc->unit == 1   ? next_f0(s, i, stop, sc->zero)
             : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be)
                             : next_bad32(s, i, stop, sc->be, sc->max);
         if (d != NULL && !sc->v.swap)
@@ -801,9 +817,9 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
     return true;
 }
 
-/* UTF-8 to and from UCS-2, UTF-32 in the other byte order to UTF-8 (the
- * other way is the typed driver's, in utf8kit_convert), and UCS-2 to and
- * from UTF-16, from byte pos of s and byte w of d (NULL: measuring), by
+/* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
+ * order to UTF-8 (the other way is the typed driver's, in
+ * utf8kit_convert), and UCS-2 to and from UTF-16, from byte pos of s and byte w of d (NULL: measuring), by
  * the typed driver (or a copy) over the stretches that are the same as a
  * pair the kernels know, and the generic loop for what lies between them:
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
@@ -818,7 +834,13 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
  *    and UTF-16 write characters below U+10000 alike, and a byte F0..FF
  *    never continues a sequence, so one cut there is an error in the whole
  *    input too, whose maximal subpart ends there), the generic loop for
- *    the character (or error) there.
+ *    the character (or error) there; to CESU-8 and MUTF-8 likewise, UTF-8
+ *    -> UTF-8 (the same bytes for characters below U+10000; MUTF-8 also up
+ *    to each byte 00, which it writes C0 80);
+ *  - CESU-8 and MUTF-8 -> UTF-8: up to the next byte F0..FF, the UTF-8
+ *    copy under STRICT up to its first error (valid UTF-8 without 4-byte
+ *    sequences is read alike), the generic loop from there: a surrogate
+ *    pair, MUTF-8's C0 80, an error of the input.
  * Returns false, having done nothing, for any other pair or when the
  * UCS-2 or UTF-32 side is not aligned to its units; else *res is the
  * answer, what the generic loop alone would give (bench/RESULTS.md,
@@ -906,11 +928,10 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if (from == UTF8KIT_UTF8 && is_ucs2(to)) {
-        bool be = big_endian(to);
-        size_t gen = 0;
-        struct scan sc = scan_of(1, false, false);
-        if (d != NULL && !aligned(d + w, 2))
+    if (from == UTF8KIT_UTF8 && (is_ucs2(to) || to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8)) {
+        size_t osz = is_ucs2(to) ? 2 : 1, gen = 0;
+        struct scan sc = scan_utf8(to == UTF8KIT_MUTF8);
+        if (d != NULL && !aligned(d + w, osz))
             return false;
         while (pos < len) {
             size_t q = pos + scan_units(&sc, NULL, s + pos,
@@ -918,10 +939,11 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                                                               : len - pos);
             gen = more(gen, q - pos, 1);
             if (q > pos) {
-                r = drive(P_U8_U16, s + pos, q - pos, d ? d + w : NULL,
-                          d ? (cap - w) / 2 : SIZE_MAX, pol, be ? U8K_BE : 0, x, to, NULL);
+                r = drive(osz == 2 ? P_U8_U16 : P_U8_U8, s + pos, q - pos, d ? d + w : NULL,
+                          d ? (cap - w) / osz : SIZE_MAX, pol, big_endian(to) ? U8K_BE : 0, x,
+                          to, NULL);
                 pos += r.read;
-                w += r.written * 2;
+                w += r.written * osz;
                 rep += r.replaced;
                 if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
                     *res = totals(r, pos, w, rep, 1);
@@ -931,6 +953,36 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             /* the sequence TRUNCATED left, if any, and the one at q */
             if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
                                          gen < len - q ? q + gen : len, &pos, &w, &rep, res))
+                return true;
+        }
+        *res = u8k_res(UTF8KIT_OK, pos, w, 0);
+        res->replaced = rep;
+        return true;
+    }
+    if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) && to == UTF8KIT_UTF8) {
+        size_t gen = 0, q = pos;
+        struct scan sc = scan_utf8(false);
+        while (pos < len) {
+            size_t p0 = pos;
+            /* (the copy may stop well before q: q stays until passed) */
+            if (q <= pos)
+                q = pos + scan_units(&sc, NULL, s + pos,
+                                     len - pos > SCAN_STEP ? utf8_cut(s + pos, SCAN_STEP)
+                                                           : len - pos);
+            if (q > pos) {
+                /* STRICT: up to the first error, of UTF-8 */
+                r = drive(P_U8_U8, s + pos, q - pos, d ? d + w : NULL, d ? cap - w : SIZE_MAX,
+                          UTF8KIT_STRICT, 0, x, to, NULL);
+                pos += r.read;
+                w += r.written;
+                if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
+                    *res = totals(r, pos, w, rep, 1);
+                    return true;
+                }
+            }
+            gen = more(gen, pos - p0, 1);
+            if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
+                                         gen < len - pos ? pos + gen : len, &pos, &w, &rep, res))
                 return true;
         }
         *res = u8k_res(UTF8KIT_OK, pos, w, 0);

@@ -1086,6 +1086,97 @@ static void test_steps(void)
     free(u8);
 }
 
+/* UTF-8 to and from CESU-8 and MUTF-8 take the UTF-8 kernels over the
+ * stretches where they give what the generic loop gives (stretches in
+ * convert.c). The reference is the generic loop through UTF-32LE, whose
+ * pairs with CESU-8 and MUTF-8 have no stretches: UTF-8 -> UTF-32LE (the
+ * errors of UTF-8) -> CESU-8, and CESU-8 -> UTF-32LE (its errors) ->
+ * UTF-8. Texts of 0 to 70000 bytes (past the 64 KiB scan steps) with
+ * U+0000, Hangul written with the byte ED, characters above U+FFFF, then
+ * damaged, with CESU-8 pairs cut, MUTF-8's C0 80 in CESU-8, bytes F0..F4
+ * in CESU-8; every policy; rooms of the whole output, half of it and one
+ * byte less. */
+static void cesu_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s, size_t n,
+                      utf8kit_policy pol)
+{
+    utf8kit_options o = opts(pol);
+    unsigned char *direct, *mid, *ref;
+    utf8kit_result rd = conv(from, to, s, n, &o, &direct);
+    utf8kit_result rm = conv(from, UTF8KIT_UTF32LE, s, n, &o, &mid);
+    utf8kit_result rr = conv(UTF8KIT_UTF32LE, to, mid, rm.written, &o, &ref);
+    size_t c;
+    CHECK(rd.status == rm.status && rd.read == rm.read && rd.error_len == rm.error_len &&
+              rd.replaced == rm.replaced && rr.status == UTF8KIT_OK && rd.written == rr.written &&
+              memcmp(direct, ref, rd.written) == 0,
+          "%d->%d pol %d n %zu: %s %zu/%zu/%zu/%zu vs %s %zu/%zu/%zu/%zu", from, to, pol, n,
+          utf8kit_status_name(rd.status), rd.read, rd.written, rd.error_len, rd.replaced,
+          utf8kit_status_name(rm.status), rm.read, rr.written, rm.error_len, rm.replaced);
+    /* short of room: a prefix of the output, of the input up to read */
+    for (c = 0; pol != UTF8KIT_STRICT && c < 2 && rd.written > 0; c++) {
+        size_t cap = c ? rd.written - 1 : rd.written / 2;
+        unsigned char *d = malloc(cap + 1);
+        utf8kit_result r = utf8kit_convert(from, to, s, n, d, cap, &o), whole;
+        whole = utf8kit_convert(from, to, s, r.read, NULL, 0, &o);
+        CHECK(r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL && r.written <= cap &&
+                  memcmp(d, direct, r.written) == 0 && whole.written == r.written,
+              "%d->%d pol %d n %zu cap %zu: %s %zu/%zu, the input up to there gives %zu", from,
+              to, pol, n, cap, utf8kit_status_name(r.status), r.read, r.written, whole.written);
+        free(d);
+    }
+    free(direct);
+    free(mid);
+    free(ref);
+}
+
+static void test_cesu_stretches(void)
+{
+    static const uint32_t pick[] = {0x41,   0x00,   0x7F,   0xE9,    0x7FF,    0x800,   0xD55C,
+                                    0xD7FF, 0xE000, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
+    static const char *const bad[] = {"\xED\xA0\xBD", "\xED\xB8\x80", "\xC0\x80", "\xF0\x9F\x98\x80",
+                                      "\xED\xA0\xBD\xED", "\xC0", "\xE4\xB8", "\x80"};
+    static const size_t lens[] = {0, 1, 7, 64, 65, 300, 3000, 70000};
+    uint64_t seed = 23;
+    size_t li, v, k, e;
+    for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
+        for (v = 0; v < 4; v++) {
+            unsigned char *u8 = malloc(4 * lens[li] + 8);
+            size_t n8 = 0;
+            if (quick && lens[li] > 3000 && v % 2)
+                continue;
+            /* v 0 and 2: every width; v 1 and 3: none above U+FFFF */
+            for (k = 0; k < lens[li]; k++) {
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                n8 += ref_utf8(pick[(seed >> 40) % (v % 2 ? 10 : sizeof pick / sizeof pick[0])],
+                               u8 + n8);
+            }
+            if (v >= 2)
+                for (k = 0; k < 1 + n8 / 300 && n8 > 0; k++) {
+                    seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                    u8[(seed >> 33) % n8] ^= (unsigned char)(1u << ((seed >> 50) % 8));
+                }
+            for (e = 0; e < 2; e++) {
+                utf8kit_encoding enc = e ? UTF8KIT_MUTF8 : UTF8KIT_CESU8;
+                utf8kit_options ro = opts(UTF8KIT_REPLACE);
+                unsigned char *in;
+                size_t n = conv(UTF8KIT_UTF8, enc, u8, n8, &ro, &in).written;
+                int p;
+                if (v >= 2)
+                    for (k = 0; k < 1 + n / 300 && n > 8; k++) {
+                        /* a piece of trouble in place of some bytes */
+                        const char *b = bad[(k + v) % (sizeof bad / sizeof bad[0])];
+                        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                        memcpy(in + (seed >> 33) % (n - 5), b, strlen(b));
+                    }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
+                    cesu_same(UTF8KIT_UTF8, enc, u8, n8, (utf8kit_policy)p);
+                    cesu_same(enc, UTF8KIT_UTF8, in, n, (utf8kit_policy)p);
+                }
+                free(in);
+            }
+            free(u8);
+        }
+}
+
 /* utf8kit_repair of strings of 0 to 72 bytes (its own path for 8 to 64
  * bytes, valid or not) against utf8kit_convert UTF-8 -> UTF-8 under
  * REPLACE (the driver's path): valid mixes of every width, then each with
@@ -1522,6 +1613,7 @@ int main(void)
     test_via_utf8();
     test_stretches();
     test_steps();
+    test_cesu_stretches();
     test_repair_short();
     test_error_tables();
     test_options();
