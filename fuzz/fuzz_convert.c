@@ -14,7 +14,8 @@
  *    <= utf8kit_max_output_size;
  *  - dst == NULL measures exactly what a big enough buffer gets;
  *  - input and output at odd addresses (the generic loop for every pair
- *    with a 16- or 32-bit side) give the same result and bytes;
+ *    with a 16- or 32-bit side) give the same result and bytes; so do
+ *    UTF-8 to and from CESU-8 and MUTF-8 and the same through UTF-32LE;
  *  - REPLACE and SKIP consume everything; STRICT's output is the prefix of
  *    REPLACE's; STRICT OK means REPLACE and ASSUME_VALID give the same;
  *  - a small buffer gives a prefix of the full output, stops with
@@ -165,6 +166,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    RES_ARGS(g), RES_ARGS(full.r));
         free(ib);
         free(ob);
+    }
+
+    /* UTF-8 to and from CESU-8 and MUTF-8 (the UTF-8 kernels over
+     * stretches, in convert.c) against the generic loop through UTF-32LE,
+     * whose pairs with them have none: the same result and bytes */
+    if (o.bom == UTF8KIT_BOM_KEEP && o.policy != UTF8KIT_ASSUME_VALID &&
+        ((from == UTF8KIT_UTF8 && (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8)) ||
+         (to == UTF8KIT_UTF8 && (from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8)))) {
+        struct run mid = conv(from, UTF8KIT_UTF32LE, s, len,
+                              utf8kit_max_output_size(from, UTF8KIT_UTF32LE, len), &o);
+        struct run ref = conv(UTF8KIT_UTF32LE, to, mid.out, mid.r.written, maxsz, &o);
+        FUZZ_CHECK(full.r.status == mid.r.status && full.r.read == mid.r.read &&
+                       full.r.error_len == mid.r.error_len && full.r.replaced == mid.r.replaced &&
+                       ref.r.status == UTF8KIT_OK && full.r.written == ref.r.written &&
+                       memcmp(full.out, ref.out, ref.r.written) == 0,
+                   "%d->%d p%d " RES_FMT " vs through UTF-32LE " RES_FMT, from, to, o.policy,
+                   RES_ARGS(full.r), RES_ARGS(mid.r));
+        free(mid.out);
+        free(ref.out);
     }
 
     /* policies against each other (same BOM option and substitute) */
