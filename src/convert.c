@@ -871,7 +871,9 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if (is_ucs2(from) && to == UTF8KIT_UTF8) {
+    if ((is_ucs2(from) && to == UTF8KIT_UTF8) ||
+        ((is_ucs2(from) || from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) &&
+         to == UTF8KIT_CESU8)) {
         bool be = big_endian(from);
         size_t end = pos + (len - pos) / 2 * 2, gen = 0;
         struct scan sc = scan_of(2, be, false);
@@ -959,9 +961,14 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         res->replaced = rep;
         return true;
     }
-    if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) && to == UTF8KIT_UTF8) {
-        size_t gen = 0, q = pos;
+    if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) &&
+        (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE ||
+         to == UTF8KIT_UTF32)) {
+        size_t osz = u8k_unit_size(to), gen = 0, q = pos;
+        enum pair pr = osz == 1 ? P_U8_U8 : osz == 2 ? P_U8_U16 : P_U8_U32;
         struct scan sc = scan_utf8(false);
+        if (d != NULL && !aligned(d + w, osz))
+            return false;
         while (pos < len) {
             size_t p0 = pos;
             /* (the copy may stop well before q: q stays until passed) */
@@ -971,10 +978,10 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                                                            : len - pos);
             if (q > pos) {
                 /* STRICT: up to the first error, of UTF-8 */
-                r = drive(P_U8_U8, s + pos, q - pos, d ? d + w : NULL, d ? cap - w : SIZE_MAX,
-                          UTF8KIT_STRICT, 0, x, to, NULL);
+                r = drive(pr, s + pos, q - pos, d ? d + w : NULL, d ? (cap - w) / osz : SIZE_MAX,
+                          UTF8KIT_STRICT, to == UTF8KIT_UTF16BE ? U8K_BE : 0, x, to, NULL);
                 pos += r.read;
-                w += r.written;
+                w += r.written * osz;
                 if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
                     *res = totals(r, pos, w, rep, 1);
                     return true;

@@ -1086,12 +1086,14 @@ static void test_steps(void)
     free(u8);
 }
 
-/* UTF-8 to and from CESU-8 and MUTF-8 take the UTF-8 kernels over the
- * stretches where they give what the generic loop gives (stretches in
- * convert.c). The reference is the generic loop through UTF-32LE, whose
- * pairs with CESU-8 and MUTF-8 have no stretches: UTF-8 -> UTF-32LE (the
- * errors of UTF-8) -> CESU-8, and CESU-8 -> UTF-32LE (its errors) ->
- * UTF-8. Texts of 0 to 70000 bytes (past the 64 KiB scan steps) with
+/* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
+ * UTF-32, UTF-16 and UCS-2 to CESU-8 take the kernels over the stretches
+ * where they give what the generic loop gives (stretches in convert.c).
+ * The reference is the generic loop through UTF-32 in the other byte
+ * order than the host's, whose pairs with CESU-8 and MUTF-8 have no
+ * stretches: UTF-8 -> UTF-32 (the errors of UTF-8) -> CESU-8, and CESU-8
+ * -> UTF-32 (its errors) -> UTF-8. Texts of 0 to 70000 bytes (past the
+ * 64 KiB scan steps) with
  * U+0000, Hangul written with the byte ED, characters above U+FFFF, then
  * damaged, with CESU-8 pairs cut, MUTF-8's C0 80 in CESU-8, bytes F0..F4
  * in CESU-8; every policy; rooms of the whole output, half of it and one
@@ -1102,8 +1104,10 @@ static void cesu_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     utf8kit_options o = opts(pol);
     unsigned char *direct, *mid, *ref;
     utf8kit_result rd = conv(from, to, s, n, &o, &direct);
-    utf8kit_result rm = conv(from, UTF8KIT_UTF32LE, s, n, &o, &mid);
-    utf8kit_result rr = conv(UTF8KIT_UTF32LE, to, mid, rm.written, &o, &ref);
+    const utf8kit_encoding other =
+        UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
+    utf8kit_result rm = conv(from, other, s, n, &o, &mid);
+    utf8kit_result rr = conv(other, to, mid, rm.written, &o, &ref);
     size_t c;
     CHECK(rd.status == rm.status && rd.read == rm.read && rd.error_len == rm.error_len &&
               rd.replaced == rm.replaced && rr.status == UTF8KIT_OK && rd.written == rr.written &&
@@ -1170,6 +1174,27 @@ static void test_cesu_stretches(void)
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
                     cesu_same(UTF8KIT_UTF8, enc, u8, n8, (utf8kit_policy)p);
                     cesu_same(enc, UTF8KIT_UTF8, in, n, (utf8kit_policy)p);
+                    if (!quick || p == UTF8KIT_REPLACE) {
+                        cesu_same(enc, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, in, n,
+                                  (utf8kit_policy)p);
+                        cesu_same(enc, UTF8KIT_UTF32, in, n, (utf8kit_policy)p);
+                    }
+                }
+                free(in);
+                /* UTF-16 (pairs, and surrogates left lone by the damage)
+                 * and UCS-2 to CESU-8 */
+                n = conv(UTF8KIT_UTF8, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, u8, n8, &ro, &in)
+                        .written;
+                if (v >= 2)
+                    for (k = 0; k < 1 + n / 400 && n >= 2; k++) {
+                        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                        in[(seed >> 33) % (n / 2) * 2 + !e] = (seed >> 60) % 2 ? 0xD8 : 0xDC;
+                    }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
+                    cesu_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, UTF8KIT_CESU8, in, n,
+                              (utf8kit_policy)p);
+                    cesu_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, UTF8KIT_CESU8, in, n,
+                              (utf8kit_policy)p);
                 }
                 free(in);
             }
