@@ -520,8 +520,8 @@ static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be, 
 /* The offset of the first byte F0..FF (or 00 when zero) in s[i..len), or
  * len: bytes whose top four bits are set (a shift moves each byte's bits
  * 4..6 up to its bit 7; what crosses into the next byte lands below bit
- * 7), and zero bytes (x - 01.. borrows into bit 7 of a byte only at or
- * after one). */
+ * 7), and zero bytes ((x - 01..) & ~x has a bit 7 set only when some byte
+ * is 00). */
 static size_t next_f0(const unsigned char *s, size_t i, size_t len, bool zero)
 {
     const uint64_t ones = UINT64_C(0x0101010101010101), tops = ones << 7;
@@ -669,10 +669,10 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
  * is read as UTF-16 up to the next surrogate unit, and written as UTF-16
  * from UTF-32 up to the next unit above FFFF (or a surrogate) and from
  * Latin-1: a step ends short there, and the generic loop takes that unit.
- * A step costs the two kernels' times, where the
- * generic loop decodes and encodes a character at a time
- * (bench/RESULTS.md, session 21: 3.5-45x as fast). Returns false, having
- * done nothing, for a pair or alignment it does not take. */
+ * A step costs the two kernels' times, where the generic loop decodes and
+ * encodes a character at a time (bench/RESULTS.md, session 21: 3.5-45x as
+ * fast). Returns false, having done nothing, for a pair or alignment it
+ * does not take. */
 static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
                      size_t len, unsigned char *d, size_t cap, size_t *pos, size_t *w)
 {
@@ -748,7 +748,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     }
 }
 
-/* ---- UCS-2, and UTF-32 in the other byte order, with UTF-8 and UTF-16 ----- */
+/* ---- UCS-2, UTF-32 in the other byte order, CESU-8, MUTF-8: stretches ---- */
 
 /* Where a step of UTF-8 may end, at c of s or up to 3 bytes before: at a
  * byte that is not a tail (80..BF), or after 4 tails. No character or
@@ -771,9 +771,9 @@ static size_t utf8_cut(const unsigned char *s, size_t c)
  * KiB of output, still in the cache). */
 #define SWAP_STEP 4096
 
-/* Scans for where a stretch of UCS-2 -> UTF-8 or UTF-8 -> UCS-2 ends go
- * this many bytes at most, so that the kernels read what they converted
- * from the cache (10 MB of UCS-2 went 15% faster). */
+/* Scans for where a stretch ends (stretches, below) go this many bytes at
+ * most, so that the kernels read what they scanned from the cache (10 MB
+ * of UCS-2 to UTF-8 went 15% faster). */
 #define SCAN_STEP 65536
 
 /* r with read, written and replaced the totals (byte offsets), error_len
@@ -819,14 +819,18 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
 
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
- * utf8kit_convert), and UCS-2 to and from UTF-16, from byte pos of s and byte w of d (NULL: measuring), by
- * the typed driver (or a copy) over the stretches that are the same as a
- * pair the kernels know, and the generic loop for what lies between them:
+ * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 to CESU-8, CESU-8
+ * and MUTF-8 to UTF-16 and UTF-32, from byte pos of s and byte w of d
+ * (NULL: measuring), by the typed driver (or a copy) over the stretches
+ * that are the same as a pair the kernels know, and the generic loop for
+ * what lies between them:
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
  *    into a buffer, then UTF-32 -> UTF-8 (every unit is a character or an
  *    error of its own, so the steps change nothing);
  *  - UCS-2 -> UTF-8: UTF-16 -> UTF-8 up to the next surrogate unit (UTF-16
  *    and UCS-2 read the others alike), the generic loop for that unit;
+ *    UCS-2 and UTF-16 -> CESU-8 likewise (CESU-8 writes the characters
+ *    below U+10000 as UTF-8 does);
  *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2 and of
  *    UTF-32: the units up to the next surrogate (UTF-32: the next one that
  *    is not a scalar value) copied, byte-reversed when the orders differ;
@@ -837,10 +841,11 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
  *    the character (or error) there; to CESU-8 and MUTF-8 likewise, UTF-8
  *    -> UTF-8 (the same bytes for characters below U+10000; MUTF-8 also up
  *    to each byte 00, which it writes C0 80);
- *  - CESU-8 and MUTF-8 -> UTF-8: up to the next byte F0..FF, the UTF-8
- *    copy under STRICT up to its first error (valid UTF-8 without 4-byte
- *    sequences is read alike), the generic loop from there: a surrogate
- *    pair, MUTF-8's C0 80, an error of the input.
+ *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16 and UTF-32: up to the next byte
+ *    F0..FF, the kernel from UTF-8 under STRICT up to its first error
+ *    (valid UTF-8 without 4-byte sequences is read alike), the generic
+ *    loop from there: a surrogate pair, MUTF-8's C0 80, an error of the
+ *    input.
  * Returns false, having done nothing, for any other pair or when the
  * UCS-2 or UTF-32 side is not aligned to its units; else *res is the
  * answer, what the generic loop alone would give (bench/RESULTS.md,

@@ -1136,8 +1136,9 @@ static void test_cesu_stretches(void)
 {
     static const uint32_t pick[] = {0x41,   0x00,   0x7F,   0xE9,    0x7FF,    0x800,   0xD55C,
                                     0xD7FF, 0xE000, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
-    static const char *const bad[] = {"\xED\xA0\xBD", "\xED\xB8\x80", "\xC0\x80", "\xF0\x9F\x98\x80",
-                                      "\xED\xA0\xBD\xED", "\xC0", "\xE4\xB8", "\x80"};
+    static const char *const bad[] = {"\xED\xA0\xBD",       "\xED\xB8\x80", "\xC0\x80",
+                                      "\xF0\x9F\x98\x80",   "\xED\xA0\xBD\xED", "\xC0",
+                                      "\xE4\xB8",           "\x80"};
     static const size_t lens[] = {0, 1, 7, 64, 65, 300, 3000, 70000};
     uint64_t seed = 23;
     size_t li, v, k, e;
