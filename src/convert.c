@@ -473,11 +473,13 @@ static void swap16(unsigned char *d, const unsigned char *s, size_t n)
 }
 
 /* The offset of the first unit of the UCS-2 s[i..end) (whole units, big-
- * endian when be) that is a surrogate (D800..DFFF), or end. Eight bytes a
- * step: their high bytes masked to the top 5 bits and compared with D8
- * become 00 just for a surrogate; the low bytes are made FF. */
-static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool be)
+ * endian when be) that is a surrogate (D800..DFFF), or 0000 when zero, or
+ * end. Eight bytes a step: their high bytes masked to the top 5 bits and
+ * compared with D8 become 00 just for a surrogate; the low bytes are made
+ * FF. (x - 0001..) & ~x has a bit 15 set only when some unit is 0000. */
+static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool be, bool zero)
 {
+    const uint64_t ones16 = UINT64_C(0x0001000100010001);
     unsigned char mb[8], vb[8];
     uint64_t m, v;
     size_t k;
@@ -493,11 +495,12 @@ static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool 
         memcpy(&x, s + i, 8);
         t = (x & m) ^ v;
         /* some byte of t is 00 */
-        if ((t - UINT64_C(0x0101010101010101)) & ~t & UINT64_C(0x8080808080808080))
+        if (((t - UINT64_C(0x0101010101010101)) & ~t & UINT64_C(0x8080808080808080)) ||
+            (zero && ((x - ones16) & ~x & ones16 << 15)))
             break;
     }
     for (; i < end; i += 2)
-        if ((s[i + !be] & 0xF8) == 0xD8)
+        if ((s[i + !be] & 0xF8) == 0xD8 || (zero && (s[i] | s[i + 1]) == 0))
             break;
     return i;
 }
@@ -542,8 +545,8 @@ static size_t next_f0(const unsigned char *s, size_t i, size_t len, bool zero)
 struct scan {
     struct u8k_unit_scan v;
     size_t unit;  /* 1: UTF-8, stops at bytes F0..FF (and 00 when zero);
-                   * 2: UTF-16 or UCS-2, at surrogates; 4: UTF-32, at
-                   * surrogates and units above max */
+                   * 2: UTF-16 or UCS-2, at surrogates (and 0000 when
+                   * zero); 4: UTF-32, at surrogates and units above max */
     uint32_t max; /* 10FFFF (units that are not scalar values), or FFFF */
     bool zero;
     bool be;      /* the units are big-endian */
@@ -586,6 +589,20 @@ static struct scan scan_utf8(bool zero)
     return sc;
 }
 
+/* The scan of UTF-16 or UCS-2 (big-endian when be) for surrogates and
+ * units 0000, which MUTF-8 writes C0 80. The kernel stops at every unit
+ * whose low byte is 00 (a byte of its own it can tell), the scalar loop
+ * at 0000 alone. */
+static struct scan scan_mutf16(bool be)
+{
+    struct scan sc = scan_of(2, be, false);
+    size_t j;
+    sc.zero = true;
+    for (j = 0; j < 16; j++)
+        sc.v.low[j] = (j % 2 == 0) != be ? 0x01 : 0x00;
+    return sc;
+}
+
 /* The scan of UTF-32 (big-endian when be) for a unit that UCS-2 cannot
  * hold: a surrogate, or above FFFF (exact in the kernel too). */
 static struct scan scan_bmp(bool be)
@@ -617,7 +634,7 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
                 stop = i + 64;
         }
         j = sc->unit == 1   ? next_f0(s, i, stop, sc->zero)
-            : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be)
+            : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be, sc->zero)
                             : next_bad32(s, i, stop, sc->be, sc->max);
         if (d != NULL && !sc->v.swap)
             memcpy(d + i, s + i, j - i);
@@ -819,8 +836,8 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
 
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
- * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 to CESU-8, CESU-8
- * and MUTF-8 to UTF-16 and UTF-32, from byte pos of s and byte w of d
+ * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 to CESU-8 and MUTF-8,
+ * CESU-8 and MUTF-8 to UTF-16 and UTF-32, from byte pos of s and byte w of d
  * (NULL: measuring), by the typed driver (or a copy) over the stretches
  * that are the same as a pair the kernels know, and the generic loop for
  * what lies between them:
@@ -829,8 +846,9 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
  *    error of its own, so the steps change nothing);
  *  - UCS-2 -> UTF-8: UTF-16 -> UTF-8 up to the next surrogate unit (UTF-16
  *    and UCS-2 read the others alike), the generic loop for that unit;
- *    UCS-2 and UTF-16 -> CESU-8 likewise (CESU-8 writes the characters
- *    below U+10000 as UTF-8 does);
+ *    UCS-2 and UTF-16 -> CESU-8 and MUTF-8 likewise (they write the
+ *    characters below U+10000 as UTF-8 does, but MUTF-8 U+0000: it stops
+ *    at that unit too);
  *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2 and of
  *    UTF-32: the units up to the next surrogate (UTF-32: the next one that
  *    is not a scalar value) copied, byte-reversed when the orders differ;
@@ -878,10 +896,10 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
     if ((is_ucs2(from) && to == UTF8KIT_UTF8) ||
         ((is_ucs2(from) || from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) &&
-         to == UTF8KIT_CESU8)) {
+         (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8))) {
         bool be = big_endian(from);
         size_t end = pos + (len - pos) / 2 * 2, gen = 0;
-        struct scan sc = scan_of(2, be, false);
+        struct scan sc = to == UTF8KIT_MUTF8 ? scan_mutf16(be) : scan_of(2, be, false);
         if (!aligned(s + pos, 2))
             return false;
         while (pos < end) {

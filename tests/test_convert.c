@@ -1087,7 +1087,7 @@ static void test_steps(void)
 }
 
 /* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
- * UTF-32, UTF-16 and UCS-2 to CESU-8 take the kernels over the stretches
+ * UTF-32, UTF-16 and UCS-2 to them take the kernels over the stretches
  * where they give what the generic loop gives (stretches in convert.c).
  * The reference is the generic loop through UTF-32 in the other byte
  * order than the host's, whose pairs with CESU-8 and MUTF-8 have no
@@ -1182,8 +1182,8 @@ static void test_cesu_stretches(void)
                     }
                 }
                 free(in);
-                /* UTF-16 (pairs, and surrogates left lone by the damage)
-                 * and UCS-2 to CESU-8 */
+                /* UTF-16 (pairs, and lone surrogates put in below) and
+                 * UCS-2 to CESU-8 and MUTF-8 */
                 n = conv(UTF8KIT_UTF8, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, u8, n8, &ro, &in)
                         .written;
                 if (v >= 2)
@@ -1192,9 +1192,10 @@ static void test_cesu_stretches(void)
                         in[(seed >> 33) % (n / 2) * 2 + !e] = (seed >> 60) % 2 ? 0xD8 : 0xDC;
                     }
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
-                    cesu_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, UTF8KIT_CESU8, in, n,
+                    cesu_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, enc, in, n,
                               (utf8kit_policy)p);
-                    cesu_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, UTF8KIT_CESU8, in, n,
+                    cesu_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, enc, in, n, (utf8kit_policy)p);
+                    cesu_same(e ? UTF8KIT_UTF16LE : UTF8KIT_UTF16BE, enc, in, n,
                               (utf8kit_policy)p);
                 }
                 free(in);
