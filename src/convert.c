@@ -444,7 +444,7 @@ static void swap32(unsigned char *d, const unsigned char *s, size_t n)
 
 /* The byte reversal of every 4-byte unit, for the units kernel. */
 static const struct u8k_unit_scan rev32 = {
-    {0}, {0}, {0}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12}, false, true};
+    {0}, {0}, {0}, {0}, {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12}, false, true};
 
 /* swap32 with the units kernel's whole vectors first. */
 static void swap_units(unsigned char *d, const unsigned char *s, size_t n)
@@ -540,15 +540,34 @@ static size_t next_f0(const unsigned char *s, size_t i, size_t len, bool zero)
     return i;
 }
 
+/* The offset of the first byte 80..9F in s[i..len), or len (their top
+ * three bits masked and compared with 80 give 00). */
+static size_t next_c1(const unsigned char *s, size_t i, size_t len)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), tops = ones << 7;
+    for (; len - i >= 8; i += 8) {
+        uint64_t x, t;
+        memcpy(&x, s + i, 8);
+        t = (x & ones * 0xE0) ^ tops;
+        if ((t - ones) & ~t & tops)
+            break;
+    }
+    for (; i < len; i++)
+        if ((s[i] & 0xE0) == 0x80)
+            break;
+    return i;
+}
+
 /* A scan for scan_units: what stops it, for the units kernel (v) and for
  * the scalar loops above. */
 struct scan {
     struct u8k_unit_scan v;
-    size_t unit;  /* 1: UTF-8, stops at bytes F0..FF (and 00 when zero);
-                   * 2: UTF-16 or UCS-2, at surrogates (and 0000 when
-                   * zero); 4: UTF-32, at surrogates and units above max */
+    size_t unit;  /* 1: UTF-8, stops at bytes F0..FF (and 00 when zero),
+                   * or (c1) bytes 80..9F; 2: UTF-16 or UCS-2, at
+                   * surrogates (and 0000 when zero); 4: UTF-32, at
+                   * surrogates and units above max */
     uint32_t max; /* 10FFFF (units that are not scalar values), or FFFF */
-    bool zero;
+    bool zero, c1;
     bool be;      /* the units are big-endian */
 };
 
@@ -564,7 +583,10 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
     sc.unit = unit;
     sc.max = 0x10FFFF;
     sc.zero = false;
+    sc.c1 = false;
     sc.be = be;
+    memset(sc.v.top, 0, sizeof sc.v.top);
+    sc.v.top[0xD] = 0x08;
     sc.v.check = true;
     sc.v.swap = swap;
     for (j = 0; j < 16; j++) {
@@ -603,6 +625,18 @@ static struct scan scan_mutf16(bool be)
     return sc;
 }
 
+/* The scan of windows-1252 for bytes 80..9F, where it is not Latin-1. */
+static struct scan scan_c1(void)
+{
+    struct scan sc = scan_of(1, false, false);
+    sc.c1 = true;
+    memset(sc.v.lim, 0xFF, sizeof sc.v.lim);
+    memset(sc.v.sur, 0xFF, sizeof sc.v.sur);
+    memset(sc.v.top, 0, sizeof sc.v.top);
+    sc.v.top[0x8] = sc.v.top[0x9] = 0xFF;
+    return sc;
+}
+
 /* The scan of UTF-32 (big-endian when be) for a unit that UCS-2 cannot
  * hold: a surrogate, or above FFFF (exact in the kernel too). */
 static struct scan scan_bmp(bool be)
@@ -633,7 +667,8 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
             if (n - i > 64)
                 stop = i + 64;
         }
-        j = sc->unit == 1   ? next_f0(s, i, stop, sc->zero)
+        j = sc->c1          ? next_c1(s, i, stop)
+            : sc->unit == 1 ? next_f0(s, i, stop, sc->zero)
             : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be, sc->zero)
                             : next_bad32(s, i, stop, sc->be, sc->max);
         if (d != NULL && !sc->v.swap)
@@ -837,7 +872,7 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
  * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 to CESU-8 and MUTF-8,
- * CESU-8 and MUTF-8 to UTF-16 and UTF-32, from byte pos of s and byte w of d
+ * CESU-8 and MUTF-8 to UTF-16 and UTF-32, windows-1252 to UTF-8, from byte pos of s and byte w of d
  * (NULL: measuring), by the typed driver (or a copy) over the stretches
  * that are the same as a pair the kernels know, and the generic loop for
  * what lies between them:
@@ -859,6 +894,8 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
  *    the character (or error) there; to CESU-8 and MUTF-8 likewise, UTF-8
  *    -> UTF-8 (the same bytes for characters below U+10000; MUTF-8 also up
  *    to each byte 00, which it writes C0 80);
+ *  - windows-1252 -> UTF-8: Latin-1 -> UTF-8 up to the next byte 80..9F
+ *    (the one range where they differ), the generic loop for that byte;
  *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16 and UTF-32: up to the next byte
  *    F0..FF, the kernel from UTF-8 under STRICT up to its first error
  *    (valid UTF-8 without 4-byte sequences is read alike), the generic
@@ -1013,6 +1050,31 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             gen = more(gen, pos - p0, 1);
             if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
                                          gen < len - pos ? pos + gen : len, &pos, &w, &rep, res))
+                return true;
+        }
+        *res = u8k_res(UTF8KIT_OK, pos, w, 0);
+        res->replaced = rep;
+        return true;
+    }
+    if (from == UTF8KIT_CP1252 && to == UTF8KIT_UTF8) {
+        size_t gen = 0;
+        struct scan sc = scan_c1();
+        while (pos < len) {
+            size_t lim = len - pos > SCAN_STEP ? pos + SCAN_STEP : len;
+            size_t q = pos + scan_units(&sc, NULL, s + pos, lim - pos);
+            gen = more(gen, q - pos, 1);
+            if (q > pos) {
+                r = drive(P_L1_U8, s + pos, q - pos, d ? d + w : NULL, d ? cap - w : SIZE_MAX,
+                          pol, 0, x, to, NULL);
+                pos += r.read;
+                w += r.written;
+                if (r.status != UTF8KIT_OK) {
+                    *res = totals(r, pos, w, rep, 1);
+                    return true;
+                }
+            }
+            if (q < lim && !generic_to(from, to, s, len, d, cap, pol, x,
+                                       gen < len - q ? q + gen : len, &pos, &w, &rep, res))
                 return true;
         }
         *res = u8k_res(UTF8KIT_OK, pos, w, 0);

@@ -101,12 +101,13 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
 
 /* A scan of bytes or of 16-bit or 32-bit units for the units kernel
  * (convert.c): byte j of the input, counted from its start, stops the scan
- * when it is below low[j % 16] or above lim[j % 16], or when it is D8..DF
- * and sur[j % 16] is 08 (sur holds 00 or 08 only). Unless check is false,
- * when nothing stops it. A copy puts byte rev[j % 16] of each 16 bytes at
- * j when swap, else copies them as they are. */
+ * when it is below low[j % 16] or above lim[j % 16], or when it has a bit
+ * set in both top[its top four bits] and sur[j % 16] (D8..DF where a
+ * surrogate's high byte sits: top[D] = sur[j % 16] = 08). Unless check is
+ * false, when nothing stops it. A copy puts byte rev[j % 16] of each 16
+ * bytes at j when swap, else copies them as they are. */
 struct u8k_unit_scan {
-    unsigned char low[16], lim[16], sur[16], rev[16];
+    unsigned char low[16], lim[16], top[16], sur[16], rev[16];
     bool check, swap;
 };
 

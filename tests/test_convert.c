@@ -1098,7 +1098,7 @@ static void test_steps(void)
  * damaged, with CESU-8 pairs cut, MUTF-8's C0 80 in CESU-8, bytes F0..F4
  * in CESU-8; every policy; rooms of the whole output, half of it and one
  * byte less. */
-static void cesu_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s, size_t n,
+static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s, size_t n,
                       utf8kit_policy pol)
 {
     utf8kit_options o = opts(pol);
@@ -1173,12 +1173,12 @@ static void test_cesu_stretches(void)
                         memcpy(in + (seed >> 33) % (n - 5), b, strlen(b));
                     }
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
-                    cesu_same(UTF8KIT_UTF8, enc, u8, n8, (utf8kit_policy)p);
-                    cesu_same(enc, UTF8KIT_UTF8, in, n, (utf8kit_policy)p);
+                    through32_same(UTF8KIT_UTF8, enc, u8, n8, (utf8kit_policy)p);
+                    through32_same(enc, UTF8KIT_UTF8, in, n, (utf8kit_policy)p);
                     if (!quick || p == UTF8KIT_REPLACE) {
-                        cesu_same(enc, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, in, n,
+                        through32_same(enc, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, in, n,
                                   (utf8kit_policy)p);
-                        cesu_same(enc, UTF8KIT_UTF32, in, n, (utf8kit_policy)p);
+                        through32_same(enc, UTF8KIT_UTF32, in, n, (utf8kit_policy)p);
                     }
                 }
                 free(in);
@@ -1192,15 +1192,46 @@ static void test_cesu_stretches(void)
                         in[(seed >> 33) % (n / 2) * 2 + !e] = (seed >> 60) % 2 ? 0xD8 : 0xDC;
                     }
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
-                    cesu_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, enc, in, n,
+                    through32_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, enc, in, n,
                               (utf8kit_policy)p);
-                    cesu_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, enc, in, n, (utf8kit_policy)p);
-                    cesu_same(e ? UTF8KIT_UTF16LE : UTF8KIT_UTF16BE, enc, in, n,
+                    through32_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, enc, in, n, (utf8kit_policy)p);
+                    through32_same(e ? UTF8KIT_UTF16LE : UTF8KIT_UTF16BE, enc, in, n,
                               (utf8kit_policy)p);
                 }
                 free(in);
             }
             free(u8);
+        }
+}
+
+/* windows-1252 to UTF-8 takes the Latin-1 kernel up to each byte 80..9F
+ * (stretches in convert.c): against the generic loop through UTF-32, on
+ * bytes of every kind, those bytes now and then or in runs, at lengths
+ * past the 64 KiB scan steps. */
+static void test_cp1252_stretches(void)
+{
+    static const size_t lens[] = {0, 1, 9, 64, 100, 3000, 70000};
+    uint64_t seed = 1252;
+    size_t li, v, k;
+    for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
+        for (v = 0; v < 3; v++) {
+            unsigned char *in = malloc(lens[li] + 1);
+            int p;
+            for (k = 0; k < lens[li]; k++) {
+                unsigned r;
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                r = (unsigned)(seed >> 40) % 100;
+                /* v 0: 80..9F one byte in 100, v 1: in 10, v 2: in runs */
+                in[k] = (unsigned char)(r < (v == 0 ? 1u : v == 1 ? 10u : 3u)
+                                            ? 0x80 + (seed >> 20) % 32
+                                        : r < 70 ? 'a' + (seed >> 20) % 26
+                                                 : 0xA0 + (seed >> 20) % 96);
+                if (v == 2 && k > 0 && in[k - 1] >= 0x80 && in[k - 1] <= 0x9F && r < 60)
+                    in[k] = (unsigned char)(0x80 + (seed >> 24) % 32);
+            }
+            for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+                through32_same(UTF8KIT_CP1252, UTF8KIT_UTF8, in, lens[li], (utf8kit_policy)p);
+            free(in);
         }
 }
 
@@ -1641,6 +1672,7 @@ int main(void)
     test_stretches();
     test_steps();
     test_cesu_stretches();
+    test_cp1252_stretches();
     test_repair_short();
     test_error_tables();
     test_options();

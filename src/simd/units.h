@@ -9,8 +9,10 @@
  * finishes in its scalar loops from where the kernel stops.
  *
  * A byte stops when low - s or s - lim saturates to nonzero (below its low
- * or above its lim), or when its top nibble is D, its bit 3 is set and its
- * sur byte is 08 (D8..DF at a place sur marks). Every table has 16 bytes, so each 16-byte part of a
+ * or above its lim), or when it, the top entry of its top nibble and its
+ * place's sur byte have a bit in common (D8..DF at a place sur marks, with
+ * top[D] = 08 and sur 08 there; bytes 80..9F anywhere, with top[8] =
+ * top[9] = FF and sur FF everywhere). Every table has 16 bytes, so each 16-byte part of a
  * vector (the lanes of the lookups and shuffles) sees the same ones, and
  * a unit of 2 or 4 bytes never crosses a part.
  */
@@ -19,21 +21,18 @@
 
 #include "internal.h"
 
-/* 08 for a top nibble D (bytes D0..DF), else 00 */
-static const unsigned char u8k_nibble_d[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0};
-
 /* The kernel's loop, for the constant check, copy (d not NULL) and swap. */
 U8K_INLINE size_t u8k_units_run(unsigned char *d, const unsigned char *s, size_t n,
                                 const struct u8k_unit_scan *u, bool check, bool copy, bool swap)
 {
     const u8k_v low = v_table(u->low), lim = v_table(u->lim), sur = v_table(u->sur);
     const u8k_v rev = v_table(u->rev);
-    const u8k_v nib = v_table(u8k_nibble_d);
+    const u8k_v top = v_table(u->top);
     size_t i = 0;
     for (; n - i >= VW; i += VW) {
         u8k_v v = v_load(s + i);
         if (check && v_any(v_or(v_or(v_subs(low, v), v_subs(v, lim)),
-                                v_and(v_and(v_lookup(nib, v_shr4(v)), v), sur))))
+                                v_and(v_and(v_lookup(top, v_shr4(v)), v), sur))))
             break;
         if (copy)
             v_store(d + i, swap ? v_lookup(v, rev) : v);
