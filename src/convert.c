@@ -869,6 +869,53 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
     return true;
 }
 
+/* The loop of most pairs of stretches (below): from byte pos of s and w
+ * of d (NULL: measuring), each stretch up to the unit at which sc stops
+ * (a scan goes SCAN_STEP bytes at most, and UTF-8 ends where no sequence
+ * goes across: utf8_cut) by drive(p) under dpol with flags, then the
+ * generic loop, for as many units as `more` says, from where drive
+ * stopped short of that unit (an error under STRICT, which the generic
+ * loop reports as drive would; a sequence cut by the stretch's end) or
+ * from that unit; it also takes a partial unit at the end. *res: the
+ * answer. */
+static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol, unsigned flags,
+                         utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                         size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
+                         const struct u8k_subst *x, size_t pos, size_t w, utf8kit_result *res)
+{
+    size_t isz = in_size[p], osz = out_size[p], end = pos + (len - pos) / isz * isz;
+    size_t gen = 0, rep = 0, q = pos;
+    bool stop = false; /* q is a unit at which sc stops, not a scan's end */
+    while (pos < end) {
+        size_t p0 = pos;
+        /* (drive may stop well before q: q stays until passed) */
+        if (q <= pos) {
+            size_t n = end - pos;
+            if (n > SCAN_STEP)
+                n = isz == 1 && p != P_L1_U8 ? utf8_cut(s + pos, SCAN_STEP) : SCAN_STEP;
+            q = pos + scan_units(sc, NULL, s + pos, n);
+            stop = q < pos + n;
+        }
+        if (q > pos) {
+            utf8kit_result r = drive(p, s + pos, (q - pos) / isz, d ? d + w : NULL,
+                                     d ? (cap - w) / osz : SIZE_MAX, dpol, flags, x, to, NULL);
+            pos += r.read * isz;
+            w += r.written * osz;
+            rep += r.replaced;
+            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
+                *res = totals(r, pos, w, rep, isz);
+                return;
+            }
+        }
+        gen = more(gen, pos - p0, isz);
+        if ((pos < q || stop) &&
+            !generic_to(from, to, s, len, d, cap, pol, x,
+                        gen < (len - pos) / isz ? pos + isz * gen : len, &pos, &w, &rep, res))
+            return;
+    }
+    *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+}
+
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
  * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 to CESU-8 and MUTF-8,
@@ -935,31 +982,11 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         ((is_ucs2(from) || from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) &&
          (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8))) {
         bool be = big_endian(from);
-        size_t end = pos + (len - pos) / 2 * 2, gen = 0;
         struct scan sc = to == UTF8KIT_MUTF8 ? scan_mutf16(be) : scan_of(2, be, false);
         if (!aligned(s + pos, 2))
             return false;
-        while (pos < end) {
-            size_t lim = end - pos > SCAN_STEP ? pos + SCAN_STEP : end;
-            size_t q = pos + scan_units(&sc, NULL, s + pos, lim - pos);
-            gen = more(gen, q - pos, 2);
-            if (q > pos) {
-                r = drive(P_U16_U8, s + pos, (q - pos) / 2, d ? d + w : NULL,
-                          d ? cap - w : SIZE_MAX, pol, be ? U8K_BE : 0, x, to, NULL);
-                pos += r.read * 2;
-                w += r.written;
-                rep += r.replaced;
-                if (r.status != UTF8KIT_OK) {
-                    *res = totals(r, pos, w, rep, 2);
-                    return true;
-                }
-            }
-            if (q < lim && !generic_to(from, to, s, len, d, cap, pol, x,
-                                       gen < (len - q) / 2 ? q + 2 * gen : len, &pos, &w, &rep,
-                                       res))
-                return true;
-        }
-        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        stretch_loop(P_U16_U8, &sc, pol, be ? U8K_BE : 0, from, to, s, len, d, cap, pol, x, pos, w,
+                     res);
         return true;
     }
     if (from != to && ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 &&
@@ -991,94 +1018,30 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         return true;
     }
     if (from == UTF8KIT_UTF8 && (is_ucs2(to) || to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8)) {
-        size_t osz = is_ucs2(to) ? 2 : 1, gen = 0;
+        size_t osz = is_ucs2(to) ? 2 : 1;
         struct scan sc = scan_utf8(to == UTF8KIT_MUTF8);
         if (d != NULL && !aligned(d + w, osz))
             return false;
-        while (pos < len) {
-            size_t q = pos + scan_units(&sc, NULL, s + pos,
-                                        len - pos > SCAN_STEP ? utf8_cut(s + pos, SCAN_STEP)
-                                                              : len - pos);
-            gen = more(gen, q - pos, 1);
-            if (q > pos) {
-                r = drive(osz == 2 ? P_U8_U16 : P_U8_U8, s + pos, q - pos, d ? d + w : NULL,
-                          d ? (cap - w) / osz : SIZE_MAX, pol, big_endian(to) ? U8K_BE : 0, x,
-                          to, NULL);
-                pos += r.read;
-                w += r.written * osz;
-                rep += r.replaced;
-                if (r.status != UTF8KIT_OK && r.status != UTF8KIT_ERR_TRUNCATED) {
-                    *res = totals(r, pos, w, rep, 1);
-                    return true;
-                }
-            }
-            /* the sequence TRUNCATED left, if any, and the one at q */
-            if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
-                                         gen < len - q ? q + gen : len, &pos, &w, &rep, res))
-                return true;
-        }
-        *res = u8k_res(UTF8KIT_OK, pos, w, 0);
-        res->replaced = rep;
+        stretch_loop(osz == 2 ? P_U8_U16 : P_U8_U8, &sc, pol, big_endian(to) ? U8K_BE : 0, from,
+                     to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
     if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) &&
         (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE ||
          to == UTF8KIT_UTF32)) {
-        size_t osz = u8k_unit_size(to), gen = 0, q = pos;
-        enum pair pr = osz == 1 ? P_U8_U8 : osz == 2 ? P_U8_U16 : P_U8_U32;
+        size_t osz = u8k_unit_size(to);
         struct scan sc = scan_utf8(false);
         if (d != NULL && !aligned(d + w, osz))
             return false;
-        while (pos < len) {
-            size_t p0 = pos;
-            /* (the copy may stop well before q: q stays until passed) */
-            if (q <= pos)
-                q = pos + scan_units(&sc, NULL, s + pos,
-                                     len - pos > SCAN_STEP ? utf8_cut(s + pos, SCAN_STEP)
-                                                           : len - pos);
-            if (q > pos) {
-                /* STRICT: up to the first error, of UTF-8 */
-                r = drive(pr, s + pos, q - pos, d ? d + w : NULL, d ? (cap - w) / osz : SIZE_MAX,
-                          UTF8KIT_STRICT, to == UTF8KIT_UTF16BE ? U8K_BE : 0, x, to, NULL);
-                pos += r.read;
-                w += r.written * osz;
-                if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
-                    *res = totals(r, pos, w, rep, 1);
-                    return true;
-                }
-            }
-            gen = more(gen, pos - p0, 1);
-            if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
-                                         gen < len - pos ? pos + gen : len, &pos, &w, &rep, res))
-                return true;
-        }
-        *res = u8k_res(UTF8KIT_OK, pos, w, 0);
-        res->replaced = rep;
+        /* STRICT: up to the first error, of UTF-8 */
+        stretch_loop(osz == 1 ? P_U8_U8 : osz == 2 ? P_U8_U16 : P_U8_U32, &sc, UTF8KIT_STRICT,
+                     to == UTF8KIT_UTF16BE ? U8K_BE : 0, from, to, s, len, d, cap, pol, x, pos, w,
+                     res);
         return true;
     }
     if (from == UTF8KIT_CP1252 && to == UTF8KIT_UTF8) {
-        size_t gen = 0;
         struct scan sc = scan_c1();
-        while (pos < len) {
-            size_t lim = len - pos > SCAN_STEP ? pos + SCAN_STEP : len;
-            size_t q = pos + scan_units(&sc, NULL, s + pos, lim - pos);
-            gen = more(gen, q - pos, 1);
-            if (q > pos) {
-                r = drive(P_L1_U8, s + pos, q - pos, d ? d + w : NULL, d ? cap - w : SIZE_MAX,
-                          pol, 0, x, to, NULL);
-                pos += r.read;
-                w += r.written;
-                if (r.status != UTF8KIT_OK) {
-                    *res = totals(r, pos, w, rep, 1);
-                    return true;
-                }
-            }
-            if (q < lim && !generic_to(from, to, s, len, d, cap, pol, x,
-                                       gen < len - q ? q + gen : len, &pos, &w, &rep, res))
-                return true;
-        }
-        *res = u8k_res(UTF8KIT_OK, pos, w, 0);
-        res->replaced = rep;
+        stretch_loop(P_L1_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
     return false;
