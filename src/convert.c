@@ -506,15 +506,17 @@ static size_t next_surrogate(const unsigned char *s, size_t i, size_t end, bool 
 }
 
 /* The offset of the first unit of the UTF-32 s[i..end) (whole units,
- * big-endian when be) that is a surrogate or above max, or end. */
-static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be, uint32_t max)
+ * big-endian when be) that is a surrogate or above max (or 0 when zero),
+ * or end. */
+static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be, uint32_t max,
+                         bool zero)
 {
     for (; i < end; i += 4) {
         uint32_t v = be ? (uint32_t)s[i] << 24 | (uint32_t)s[i + 1] << 16 |
                               (uint32_t)s[i + 2] << 8 | s[i + 3]
                         : (uint32_t)s[i + 3] << 24 | (uint32_t)s[i + 2] << 16 |
                               (uint32_t)s[i + 1] << 8 | s[i];
-        if (v - 0xD800u < 0x800u || v > max)
+        if (v - 0xD800u < 0x800u || v > max || (zero && v == 0))
             break;
     }
     return i;
@@ -565,7 +567,7 @@ struct scan {
     size_t unit;  /* 1: UTF-8, stops at bytes F0..FF (and 00 when zero),
                    * or (c1) bytes 80..9F; 2: UTF-16 or UCS-2, at
                    * surrogates (and 0000 when zero); 4: UTF-32, at
-                   * surrogates and units above max */
+                   * surrogates and units above max (and 0 when zero) */
     uint32_t max; /* 10FFFF (units that are not scalar values), or FFFF */
     bool zero, c1;
     bool be;      /* the units are big-endian */
@@ -638,15 +640,21 @@ static struct scan scan_c1(void)
 }
 
 /* The scan of UTF-32 (big-endian when be) for a unit that UCS-2 cannot
- * hold: a surrogate, or above FFFF (exact in the kernel too). */
-static struct scan scan_bmp(bool be)
+ * hold: a surrogate, or above FFFF (exact in the kernel too); and when
+ * zero, for units 0 too, which MUTF-8 writes C0 80 (the kernel stops at
+ * every unit whose lowest byte is 00, the scalar loop at 0 alone). */
+static struct scan scan_bmp(bool be, bool zero)
 {
     struct scan sc = scan_of(4, be, false);
     size_t j;
     sc.max = 0xFFFF;
-    for (j = 0; j < 16; j++)
+    sc.zero = zero;
+    for (j = 0; j < 16; j++) {
         if (sc.v.lim[j] == 0x10)
             sc.v.lim[j] = 0x00;
+        if (zero && j % 4 == (be ? 3u : 0u))
+            sc.v.low[j] = 0x01;
+    }
     return sc;
 }
 
@@ -670,7 +678,7 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
         j = sc->c1          ? next_c1(s, i, stop)
             : sc->unit == 1 ? next_f0(s, i, stop, sc->zero)
             : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be, sc->zero)
-                            : next_bad32(s, i, stop, sc->be, sc->max);
+                            : next_bad32(s, i, stop, sc->be, sc->max, sc->zero);
         if (d != NULL && !sc->v.swap)
             memcpy(d + i, s + i, j - i);
         else if (d != NULL)
@@ -749,7 +757,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     if (is_ucs2(from))
         sc = scan_of(2, ibe != 0, false);
     else if (is_ucs2(to) && isz == 4)
-        sc = scan_bmp(big_endian(from));
+        sc = scan_bmp(big_endian(from), false);
     else
         cut = false;
     /* Measuring: the output units of each step's UTF-8 are counted by the
@@ -918,11 +926,11 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
 
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
- * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 to CESU-8 and MUTF-8,
- * CESU-8 and MUTF-8 to UTF-16 and UTF-32, windows-1252 to UTF-8, from byte pos of s and byte w of d
- * (NULL: measuring), by the typed driver (or a copy) over the stretches
- * that are the same as a pair the kernels know, and the generic loop for
- * what lies between them:
+ * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 and UTF-32 to CESU-8
+ * and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and UTF-32, windows-1252 to
+ * UTF-8, from byte pos of s and byte w of d (NULL: measuring), by the
+ * typed driver (or a copy) over the stretches that are the same as a pair
+ * the kernels know, and the generic loop for what lies between them:
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
  *    into a buffer, then UTF-32 -> UTF-8 (every unit is a character or an
  *    error of its own, so the steps change nothing);
@@ -930,7 +938,8 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *    and UCS-2 read the others alike), the generic loop for that unit;
  *    UCS-2 and UTF-16 -> CESU-8 and MUTF-8 likewise (they write the
  *    characters below U+10000 as UTF-8 does, but MUTF-8 U+0000: it stops
- *    at that unit too);
+ *    at that unit too); UTF-32 in the host's order -> CESU-8 and MUTF-8
+ *    by UTF-32 -> UTF-8 up to the next unit above FFFF (or 0 for MUTF-8);
  *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2 and of
  *    UTF-32: the units up to the next surrogate (UTF-32: the next one that
  *    is not a scalar value) copied, byte-reversed when the orders differ;
@@ -987,6 +996,13 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             return false;
         stretch_loop(P_U16_U8, &sc, pol, be ? U8K_BE : 0, from, to, s, len, d, cap, pol, x, pos, w,
                      res);
+        return true;
+    }
+    if (from == UTF8KIT_UTF32 && (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8)) {
+        struct scan sc = scan_bmp(big_endian(from), to == UTF8KIT_MUTF8);
+        if (!aligned(s + pos, 4))
+            return false;
+        stretch_loop(P_U32_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
     if (from != to && ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 &&

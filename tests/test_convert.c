@@ -1087,7 +1087,7 @@ static void test_steps(void)
 }
 
 /* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
- * UTF-32, UTF-16 and UCS-2 to them take the kernels over the stretches
+ * UTF-32, UTF-16, UCS-2 and UTF-32 to them take the kernels over the stretches
  * where they give what the generic loop gives (stretches in convert.c).
  * The reference is the generic loop through UTF-32 in the other byte
  * order than the host's, whose pairs with CESU-8 and MUTF-8 have no
@@ -1198,6 +1198,18 @@ static void test_cesu_stretches(void)
                     through32_same(e ? UTF8KIT_UTF16LE : UTF8KIT_UTF16BE, enc, in, n,
                               (utf8kit_policy)p);
                 }
+                free(in);
+                /* UTF-32 in the host's order to them, with values that are
+                 * no characters put in */
+                n = conv(UTF8KIT_UTF8, UTF8KIT_UTF32, u8, n8, &ro, &in).written;
+                if (v >= 2)
+                    for (k = 0; k < 1 + n / 800 && n >= 4; k++) {
+                        static const uint32_t no[] = {0xD800, 0xDFFF, 0x110000, 0xFFFFFFFF};
+                        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                        memcpy(in + (seed >> 33) % (n / 4) * 4, &no[(seed >> 60) % 4], 4);
+                    }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+                    through32_same(UTF8KIT_UTF32, enc, in, n, (utf8kit_policy)p);
                 free(in);
             }
             free(u8);
