@@ -1086,20 +1086,13 @@ static void test_steps(void)
     free(u8);
 }
 
-/* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
- * UTF-32, UTF-16, UCS-2 and UTF-32 to them take the kernels over the stretches
- * where they give what the generic loop gives (stretches in convert.c).
- * The reference is the generic loop through UTF-32 in the other byte
- * order than the host's, whose pairs with CESU-8 and MUTF-8 have no
- * stretches: UTF-8 -> UTF-32 (the errors of UTF-8) -> CESU-8, and CESU-8
- * -> UTF-32 (its errors) -> UTF-8. Texts of 0 to 70000 bytes (past the
- * 64 KiB scan steps) with
- * U+0000, Hangul written with the byte ED, characters above U+FFFF, then
- * damaged, with CESU-8 pairs cut, MUTF-8's C0 80 in CESU-8, bytes F0..F4
- * in CESU-8; every policy; rooms of the whole output, half of it and one
- * byte less. */
-static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s, size_t n,
-                      utf8kit_policy pol)
+/* from -> to against from -> UTF-32 in the other byte order than the
+ * host's -> to, the generic loop on the side of the pairs below (they have
+ * no stretches in convert.c); under REPLACE and SKIP also with rooms of
+ * half the output and one byte less: a prefix of it, as much as the input
+ * up to where it stopped gives. */
+static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                           size_t n, utf8kit_policy pol)
 {
     utf8kit_options o = opts(pol);
     unsigned char *direct, *mid, *ref;
@@ -1132,6 +1125,16 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
     free(ref);
 }
 
+/* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
+ * UTF-32, UTF-16, UCS-2 and UTF-32 to them take the kernels over the
+ * stretches where they give what the generic loop gives (stretches in
+ * convert.c), checked by through32_same: UTF-8 -> UTF-32 (the errors of
+ * UTF-8) -> CESU-8, and CESU-8 -> UTF-32 (its errors) -> UTF-8. Texts of
+ * 0 to 70000 bytes (past the 64 KiB scan steps) with U+0000, Hangul
+ * written with the byte ED, characters above U+FFFF, then damaged, with
+ * CESU-8 pairs cut, MUTF-8's C0 80 in CESU-8, bytes F0..F4 in CESU-8, lone
+ * surrogates in UTF-16, values that are no characters in UTF-32; every
+ * policy. */
 static void test_cesu_stretches(void)
 {
     static const uint32_t pick[] = {0x41,   0x00,   0x7F,   0xE9,    0x7FF,    0x800,   0xD55C,
@@ -1194,7 +1197,8 @@ static void test_cesu_stretches(void)
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
                     through32_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, enc, in, n,
                               (utf8kit_policy)p);
-                    through32_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, enc, in, n, (utf8kit_policy)p);
+                    through32_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, enc, in, n,
+                                   (utf8kit_policy)p);
                     through32_same(e ? UTF8KIT_UTF16LE : UTF8KIT_UTF16BE, enc, in, n,
                               (utf8kit_policy)p);
                 }
