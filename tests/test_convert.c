@@ -1180,7 +1180,7 @@ static void test_cesu_stretches(void)
                     through32_same(enc, UTF8KIT_UTF8, in, n, (utf8kit_policy)p);
                     if (!quick || p == UTF8KIT_REPLACE) {
                         through32_same(enc, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, in, n,
-                                  (utf8kit_policy)p);
+                                       (utf8kit_policy)p);
                         through32_same(enc, UTF8KIT_UTF32, in, n, (utf8kit_policy)p);
                     }
                 }
@@ -1196,11 +1196,11 @@ static void test_cesu_stretches(void)
                     }
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
                     through32_same(e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, enc, in, n,
-                              (utf8kit_policy)p);
+                                   (utf8kit_policy)p);
                     through32_same(e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, enc, in, n,
                                    (utf8kit_policy)p);
                     through32_same(e ? UTF8KIT_UTF16LE : UTF8KIT_UTF16BE, enc, in, n,
-                              (utf8kit_policy)p);
+                                   (utf8kit_policy)p);
                 }
                 free(in);
                 /* UTF-32 in the host's order to them, with values that are
