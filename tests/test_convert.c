@@ -1147,10 +1147,11 @@ static void test_cesu_stretches(void)
     size_t li, v, k, e;
     for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
         for (v = 0; v < 4; v++) {
-            unsigned char *u8 = malloc(4 * lens[li] + 8);
+            unsigned char *u8;
             size_t n8 = 0;
             if (quick && lens[li] > 3000 && v % 2)
                 continue;
+            u8 = malloc(4 * lens[li] + 8);
             /* v 0 and 2: every width; v 1 and 3: none above U+FFFF */
             for (k = 0; k < lens[li]; k++) {
                 seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
