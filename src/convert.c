@@ -882,10 +882,10 @@ static bool generic_to(utf8kit_encoding from, utf8kit_encoding to, const unsigne
  * (a scan goes SCAN_STEP bytes at most, and UTF-8 ends where no sequence
  * goes across: utf8_cut) by drive(p) under dpol with flags, then the
  * generic loop, for as many units as `more` says, from where drive
- * stopped short of that unit (an error under STRICT, which the generic
- * loop reports as drive would; a sequence cut by the stretch's end) or
- * from that unit; it also takes a partial unit at the end. *res: the
- * answer. */
+ * stopped short of that unit (an error under STRICT or the end of the
+ * room, which the generic loop reports as drive would; a sequence cut by
+ * the stretch's end) or from that unit; it also takes a partial unit at
+ * the end. *res: the answer. */
 static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol, unsigned flags,
                          utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
                          size_t len, unsigned char *d, size_t cap, utf8kit_policy pol,
@@ -910,10 +910,6 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
             pos += r.read * isz;
             w += r.written * osz;
             rep += r.replaced;
-            if (r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL) {
-                *res = totals(r, pos, w, rep, isz);
-                return;
-            }
         }
         gen = more(gen, pos - p0, isz);
         if ((pos < q || stop) &&
