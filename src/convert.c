@@ -695,14 +695,15 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
  * the encodings that have them: UTF-16 in either byte order (and UCS-2,
  * by stretches without surrogates or characters above U+FFFF), UTF-32 (in
  * the other byte order than the host's, byte-reversed before or after the
- * kernel), Latin-1. False for the others. */
+ * kernel), Latin-1 (and windows-1252, by stretches without bytes 80..9F
+ * or characters U+0080..U+009F). False for the others. */
 static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
 {
     if (e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE || is_ucs2(e))
         *to8 = P_U16_U8, *from8 = P_U8_U16;
     else if (e == UTF8KIT_UTF32 || e == UTF32_OTHER)
         *to8 = P_U32_U8, *from8 = P_U8_U32;
-    else if (e == UTF8KIT_LATIN1)
+    else if (e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252)
         *to8 = P_L1_U8, *from8 = P_U8_L1;
     else
         return false;
@@ -729,6 +730,10 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
  * is read as UTF-16 up to the next surrogate unit, and written as UTF-16
  * from UTF-32 up to the next unit above FFFF (or a surrogate) and from
  * Latin-1: a step ends short there, and the generic loop takes that unit.
+ * windows-1252 is Latin-1 but for bytes 80..9F: its input is read as
+ * Latin-1 up to the next such byte, and as a target the Latin-1 the
+ * second kernel wrote is scanned for them (they come from U+0080..U+009F,
+ * of which windows-1252 holds five), the step ending before the first.
  * A step costs the two kernels' times, where the generic loop decodes and
  * encodes a character at a time (bench/RESULTS.md, session 21: 3.5-45x as
  * fast). Returns false, having done nothing, for a pair or alignment it
@@ -741,7 +746,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     const unsigned obe = big_endian(to) && to != UTF8KIT_UTF32BE ? U8K_BE : 0;
     /* the steps end at what sc stops at (cut) */
     bool cut = true;
-    struct scan sc;
+    struct scan sc, c1;
     enum pair pa, pb, unused;
     size_t isz, osz;
     unsigned char buf[4 * VIA_UNITS], rev[4 * VIA_UNITS];
@@ -758,8 +763,12 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         sc = scan_of(2, ibe != 0, false);
     else if (is_ucs2(to) && isz == 4)
         sc = scan_bmp(big_endian(from), false);
+    else if (from == UTF8KIT_CP1252)
+        sc = scan_c1();
     else
         cut = false;
+    if (to == UTF8KIT_CP1252)
+        c1 = scan_c1();
     /* Measuring: the output units of each step's UTF-8 are counted by the
      * kernels (count, UTF-16 length: exact on the valid UTF-8 a step
      * makes); not for Latin-1, whose characters above U+00FF the generic
@@ -791,6 +800,16 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
         } else {
             b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
+            if (to == UTF8KIT_CP1252) {
+                /* Latin-1 up to the first byte 80..9F written: as many
+                 * characters, each one unit of s (none above U+00FF) */
+                size_t c = scan_units(&c1, NULL, d + *w, b.written);
+                if (c < b.written) {
+                    *pos += isz * c;
+                    *w += c;
+                    return true;
+                }
+            }
             if (to == UTF32_OTHER)
                 swap_units(d + *w, d + *w, b.written);
             /* b stopped short: its input's first b.read bytes are whole

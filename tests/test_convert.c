@@ -791,15 +791,16 @@ static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     free(db);
 }
 
-/* The unit size of UTF-16LE/BE, UTF-32 and Latin-1. */
+/* The unit size of UTF-16LE/BE, UTF-32, Latin-1 and windows-1252. */
 static size_t via_size(utf8kit_encoding e)
 {
-    return e == UTF8KIT_LATIN1                                ? 1
+    return e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252         ? 1
            : e == UTF8KIT_UTF32LE || e == UTF8KIT_UTF32BE ? 4
                                                               : 2;
 }
 
-/* Pairs of UTF-16LE/BE, UTF-32 (either order), Latin-1 and UCS-2LE/BE go
+/* Pairs of UTF-16LE/BE, UTF-32 (either order), Latin-1, windows-1252 and
+ * UCS-2LE/BE go
  * through UTF-8 1024 units a step when aligned (via_utf8; UCS-2 with
  * UCS-2 or UTF-16 by a copy), the generic loop otherwise:
  * texts of up to 3000 units of every width, pairs of surrogates across a
@@ -811,10 +812,11 @@ static void test_via_utf8(void)
     static const utf8kit_encoding enc[] = {
         UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32, UTF8KIT_LATIN1,
         UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE,
-        UTF8KIT_UCS2LE, UTF8KIT_UCS2BE};
+        UTF8KIT_UCS2LE, UTF8KIT_UCS2BE, UTF8KIT_CP1252};
     const size_t nenc = sizeof enc / sizeof enc[0];
-    static const uint32_t pick[] = {0x41, 0x7F, 0xE9, 0xFF, 0x100, 0x7FF, 0x800,
-                                    0x20AC, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
+    static const uint32_t pick[] = {0x41,   0x7F,    0xE9,    0xFF,     0x100, 0x7FF,
+                                    0x800,  0x20AC,  0xFFFD,  0x10000,  0x1F600, 0x10FFFF,
+                                    0x81,   0x9F,    0x2019};
     static const size_t lens[] = {0, 1, 5, 1022, 1023, 1024, 1025, 2047, 2049, 3000};
     uint64_t seed = 2026;
     size_t li, f, t, v;
@@ -870,7 +872,9 @@ static void test_via_utf8(void)
                 }
                 for (t = 0; t < nenc; t++) {
                     int p;
-                    if (t == f)
+                    /* (Latin-1 with windows-1252: no address takes the
+                     * generic loop; test_cp1252_stretches has them) */
+                    if (t == f || (via_size(enc[f]) == 1 && via_size(enc[t]) == 1))
                         continue;
                     for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
                         utf8kit_options o = opts((utf8kit_policy)p);
@@ -1086,12 +1090,30 @@ static void test_steps(void)
     free(u8);
 }
 
+/* from -> to (one side UTF-32 in the other byte order than the host's)
+ * by the generic loop: input and output one byte past an aligned address,
+ * where no kernel, copy or stretch takes such a UTF-32 side. The output
+ * is copied to *out (caller frees). */
+static utf8kit_result conv_generic(utf8kit_encoding from, utf8kit_encoding to,
+                                   const unsigned char *s, size_t n, const utf8kit_options *o,
+                                   unsigned char **out)
+{
+    size_t cap = utf8kit_max_output_size(from, to, n);
+    unsigned char *in = malloc(n + 1), *d = malloc(cap + 1);
+    utf8kit_result r;
+    memcpy(in + 1, s, n);
+    r = utf8kit_convert(from, to, in + 1, n, d + 1, cap, o);
+    *out = malloc(r.written + 1);
+    memcpy(*out, d + 1, r.written);
+    free(in);
+    free(d);
+    return r;
+}
+
 /* from -> to against from -> UTF-32 in the other byte order than the
- * host's -> to, the generic loop on the side of the pairs below (they have
- * no stretches in convert.c; nor has measuring UTF-8 -> windows-1252,
- * which conv() compares); under REPLACE and SKIP also with rooms of
- * half the output and one byte less: a prefix of it, as much as the input
- * up to where it stopped gives. */
+ * host's -> to, both by the generic loop (conv_generic); under REPLACE
+ * and SKIP also with rooms of half the output and one byte less: a
+ * prefix of it, as much as the input up to where it stopped gives. */
 static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
                            size_t n, utf8kit_policy pol)
 {
@@ -1100,12 +1122,12 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
     utf8kit_result rd = conv(from, to, s, n, &o, &direct);
     const utf8kit_encoding other =
         UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
-    utf8kit_result rm = conv(from, other, s, n, &o, &mid);
-    utf8kit_result rr = conv(other, to, mid, rm.written, &o, &ref);
+    utf8kit_result rm = conv_generic(from, other, s, n, &o, &mid);
+    utf8kit_result rr = conv_generic(other, to, mid, rm.written, &o, &ref);
     size_t c;
     /* (when the second step stops at a character `to` cannot hold, the
      * status is its, and conv() has checked read and error_len against
-     * measuring, which takes the generic loop; windows-1252 holds no
+     * measuring; windows-1252 holds no
      * U+FFFD, so under REPLACE the second step counts the first one's
      * again) */
     CHECK(rd.status == (rr.status == UTF8KIT_OK ? rm.status : rr.status) &&
@@ -1234,15 +1256,19 @@ static void test_cesu_stretches(void)
 
 /* windows-1252 to UTF-8 takes the Latin-1 kernel up to each byte 80..9F,
  * UTF-8 to windows-1252 the other Latin-1 kernel up to the first U+0080..
- * U+009F it wrote (stretches in convert.c): against the generic loop
- * through UTF-32, on
- * bytes of every kind, those bytes now and then or in runs, at lengths
- * past the 64 KiB scan steps. */
+ * U+009F it wrote (stretches in convert.c), and with UTF-16, UTF-32,
+ * UCS-2 and Latin-1 they go through UTF-8 so (via_utf8): against the
+ * generic loop through UTF-32, on bytes of every kind, those bytes now
+ * and then or in runs, at lengths past the 64 KiB scan steps and the
+ * 1024-unit steps through UTF-8. */
 static void test_cp1252_stretches(void)
 {
     static const size_t lens[] = {0, 1, 9, 64, 100, 3000, 70000};
+    static const utf8kit_encoding wide[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE,
+                                            UTF8KIT_UTF32BE, UTF8KIT_UCS2LE,  UTF8KIT_UCS2BE,
+                                            UTF8KIT_LATIN1};
     uint64_t seed = 1252;
-    size_t li, v, k;
+    size_t li, v, k, t;
     for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
         for (v = 0; v < 3; v++) {
             unsigned char *in = malloc(lens[li] + 1);
@@ -1259,8 +1285,13 @@ static void test_cp1252_stretches(void)
                 if (v == 2 && k > 0 && in[k - 1] >= 0x80 && in[k - 1] <= 0x9F && r < 60)
                     in[k] = (unsigned char)(0x80 + (seed >> 24) % 32);
             }
-            for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+            for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
                 through32_same(UTF8KIT_CP1252, UTF8KIT_UTF8, in, lens[li], (utf8kit_policy)p);
+                /* through UTF-8 by the kernels (via_utf8 in convert.c) */
+                for (t = 0; t < sizeof wide / sizeof wide[0]; t++)
+                    if (!quick || p == UTF8KIT_REPLACE)
+                        through32_same(UTF8KIT_CP1252, wide[t], in, lens[li], (utf8kit_policy)p);
+            }
             free(in);
         }
     /* and UTF-8 to windows-1252 (the Latin-1 kernel, then a scan of its
@@ -1291,6 +1322,24 @@ static void test_cp1252_stretches(void)
                 }
             for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
                 through32_same(UTF8KIT_UTF8, UTF8KIT_CP1252, u8, n8, (utf8kit_policy)p);
+            /* the same text in the others (U+FFFD for the damage, and
+             * lone surrogates put in UTF-16), through UTF-8 by the
+             * kernels to windows-1252 */
+            for (t = 0; t < sizeof wide / sizeof wide[0]; t++) {
+                utf8kit_options ro = opts(UTF8KIT_REPLACE);
+                unsigned char *in;
+                size_t n = conv(UTF8KIT_UTF8, wide[t], u8, n8, &ro, &in).written;
+                if (v == 2 && (wide[t] == UTF8KIT_UTF16LE || wide[t] == UTF8KIT_UTF16BE))
+                    for (k = 0; k < 1 + n / 400 && n >= 2; k++) {
+                        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                        in[(seed >> 33) % (n / 2) * 2 + (wide[t] == UTF8KIT_UTF16LE)] =
+                            (seed >> 60) % 2 ? 0xD8 : 0xDC;
+                    }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+                    if (!quick || p == UTF8KIT_REPLACE)
+                        through32_same(wide[t], UTF8KIT_CP1252, in, n, (utf8kit_policy)p);
+                free(in);
+            }
             free(u8);
         }
 }
