@@ -695,15 +695,16 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
  * the encodings that have them: UTF-16 in either byte order (and UCS-2,
  * by stretches without surrogates or characters above U+FFFF), UTF-32 (in
  * the other byte order than the host's, byte-reversed before or after the
- * kernel), Latin-1 (and windows-1252, by stretches without bytes 80..9F
- * or characters U+0080..U+009F). False for the others. */
+ * kernel), Latin-1 (and windows-1252 and US-ASCII, by stretches without
+ * bytes 80..9F, or 80..FF, or the characters they map to). False for the
+ * others. */
 static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
 {
     if (e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE || is_ucs2(e))
         *to8 = P_U16_U8, *from8 = P_U8_U16;
     else if (e == UTF8KIT_UTF32 || e == UTF32_OTHER)
         *to8 = P_U32_U8, *from8 = P_U8_U32;
-    else if (e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252)
+    else if (e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252 || e == UTF8KIT_ASCII)
         *to8 = P_L1_U8, *from8 = P_U8_L1;
     else
         return false;
@@ -734,6 +735,8 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
  * Latin-1 up to the next such byte, and as a target the Latin-1 the
  * second kernel wrote is scanned for them (they come from U+0080..U+009F,
  * of which windows-1252 holds five), the step ending before the first.
+ * US-ASCII likewise, up to the first byte 80..FF (an invalid byte, or a
+ * character it cannot hold) in the input or in the Latin-1 written.
  * A step costs the two kernels' times, where the generic loop decodes and
  * encodes a character at a time (bench/RESULTS.md, session 21: 3.5-45x as
  * fast). Returns false, having done nothing, for a pair or alignment it
@@ -787,6 +790,8 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         }
         if (cut)
             units = scan_units(&sc, NULL, in, isz * units) / isz;
+        else if (from == UTF8KIT_ASCII)
+            units = k->ascii_prefix(in, units);
         if (units == 0)
             return true;
         if (from == UTF32_OTHER) {
@@ -800,10 +805,12 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
         } else {
             b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
-            if (to == UTF8KIT_CP1252) {
-                /* Latin-1 up to the first byte 80..9F written: as many
-                 * characters, each one unit of s (none above U+00FF) */
-                size_t c = scan_units(&c1, NULL, d + *w, b.written);
+            if (to == UTF8KIT_CP1252 || to == UTF8KIT_ASCII) {
+                /* Latin-1 up to the first byte 80..9F (80..FF) written:
+                 * as many characters, each one unit of s (none above
+                 * U+00FF) */
+                size_t c = to == UTF8KIT_ASCII ? k->ascii_prefix(d + *w, b.written)
+                                               : scan_units(&c1, NULL, d + *w, b.written);
                 if (c < b.written) {
                     *pos += isz * c;
                     *w += c;

@@ -791,28 +791,29 @@ static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     free(db);
 }
 
-/* The unit size of UTF-16LE/BE, UTF-32, Latin-1 and windows-1252. */
+/* The unit size of UTF-16LE/BE, UTF-32, Latin-1, windows-1252, ASCII. */
 static size_t via_size(utf8kit_encoding e)
 {
-    return e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252         ? 1
+    return e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252 || e == UTF8KIT_ASCII ? 1
            : e == UTF8KIT_UTF32LE || e == UTF8KIT_UTF32BE ? 4
                                                               : 2;
 }
 
-/* Pairs of UTF-16LE/BE, UTF-32 (either order), Latin-1, windows-1252 and
- * UCS-2LE/BE go
+/* Pairs of UTF-16LE/BE, UTF-32 (either order), Latin-1, windows-1252,
+ * US-ASCII and UCS-2LE/BE go
  * through UTF-8 1024 units a step when aligned (via_utf8; UCS-2 with
  * UCS-2 or UTF-16 by a copy), the generic loop otherwise:
  * texts of up to 3000 units of every width, pairs of surrogates across a
- * step's end, errors (a lone surrogate, a value above 10FFFF, characters
- * Latin-1 cannot hold) before, at and after a step's end, every policy,
+ * step's end, errors (a lone surrogate, a value above 10FFFF, a byte
+ * 80..FF in ASCII, characters Latin-1 cannot hold) before, at and after a
+ * step's end, every policy,
  * rooms from 0 to the whole output around the steps' ends. */
 static void test_via_utf8(void)
 {
     static const utf8kit_encoding enc[] = {
         UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32, UTF8KIT_LATIN1,
         UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE,
-        UTF8KIT_UCS2LE, UTF8KIT_UCS2BE, UTF8KIT_CP1252};
+        UTF8KIT_UCS2LE, UTF8KIT_UCS2BE, UTF8KIT_CP1252, UTF8KIT_ASCII};
     const size_t nenc = sizeof enc / sizeof enc[0];
     static const uint32_t pick[] = {0x41,   0x7F,    0xE9,    0xFF,     0x100, 0x7FF,
                                     0x800,  0x20AC,  0xFFFD,  0x10000,  0x1F600, 0x10FFFF,
@@ -858,6 +859,8 @@ static void test_via_utf8(void)
                             int be = enc[f] == UTF8KIT_UTF16BE || enc[f] == UTF8KIT_UCS2BE;
                             in[2 * at + be] = 0x00;
                             in[2 * at + !be] = v == 4 || at % 2 ? 0xDC : 0xD8; /* lone low / high half */
+                        } else if (enc[f] == UTF8KIT_ASCII) {
+                            in[at] = (unsigned char)(0x80 + at % 128); /* invalid */
                         } else if (unit == 4) {
                             uint32_t bad = v == 4 || at % 2 ? 0xDFFF : 0x110000;
                             memcpy(in + 4 * at, &bad, 4);
@@ -872,8 +875,9 @@ static void test_via_utf8(void)
                 }
                 for (t = 0; t < nenc; t++) {
                     int p;
-                    /* (Latin-1 with windows-1252: no address takes the
-                     * generic loop; test_cp1252_stretches has them) */
+                    /* (pairs of Latin-1, windows-1252 and ASCII: no
+                     * address takes the generic loop;
+                     * test_cp1252_stretches has them) */
                     if (t == f || (via_size(enc[f]) == 1 && via_size(enc[t]) == 1))
                         continue;
                     for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
@@ -1124,17 +1128,15 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
         UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
     utf8kit_result rm = conv_generic(from, other, s, n, &o, &mid);
     utf8kit_result rr = conv_generic(other, to, mid, rm.written, &o, &ref);
+    const int no_fffd = to == UTF8KIT_CP1252 || to == UTF8KIT_LATIN1 || to == UTF8KIT_ASCII;
     size_t c;
     /* (when the second step stops at a character `to` cannot hold, the
      * status is its, and conv() has checked read and error_len against
-     * measuring; windows-1252 holds no
-     * U+FFFD, so under REPLACE the second step counts the first one's
-     * again) */
+     * measuring; windows-1252, Latin-1 and ASCII hold no U+FFFD, so
+     * under REPLACE the second step counts the first one's again) */
     CHECK(rd.status == (rr.status == UTF8KIT_OK ? rm.status : rr.status) &&
               (rr.status != UTF8KIT_OK || (rd.read == rm.read && rd.error_len == rm.error_len)) &&
-              rd.replaced == rr.replaced + (to == UTF8KIT_CP1252 && pol == UTF8KIT_REPLACE
-                                                ? 0
-                                                : rm.replaced) &&
+              rd.replaced == rr.replaced + (no_fffd && pol == UTF8KIT_REPLACE ? 0 : rm.replaced) &&
               rd.written == rr.written &&
               memcmp(direct, ref, rd.written) == 0,
           "%d->%d pol %d n %zu: %s %zu/%zu/%zu/%zu vs %s %zu/%zu/%zu/%zu", from, to, pol, n,
@@ -1257,7 +1259,8 @@ static void test_cesu_stretches(void)
 /* windows-1252 to UTF-8 takes the Latin-1 kernel up to each byte 80..9F,
  * UTF-8 to windows-1252 the other Latin-1 kernel up to the first U+0080..
  * U+009F it wrote (stretches in convert.c), and with UTF-16, UTF-32,
- * UCS-2 and Latin-1 they go through UTF-8 so (via_utf8): against the
+ * UCS-2, Latin-1 and US-ASCII they go through UTF-8 so (via_utf8), as
+ * US-ASCII does up to each byte 80..FF: against the
  * generic loop through UTF-32, on bytes of every kind, those bytes now
  * and then or in runs, at lengths past the 64 KiB scan steps and the
  * 1024-unit steps through UTF-8. */
@@ -1266,7 +1269,7 @@ static void test_cp1252_stretches(void)
     static const size_t lens[] = {0, 1, 9, 64, 100, 3000, 70000};
     static const utf8kit_encoding wide[] = {UTF8KIT_UTF16LE, UTF8KIT_UTF16BE, UTF8KIT_UTF32LE,
                                             UTF8KIT_UTF32BE, UTF8KIT_UCS2LE,  UTF8KIT_UCS2BE,
-                                            UTF8KIT_LATIN1};
+                                            UTF8KIT_LATIN1,  UTF8KIT_ASCII};
     uint64_t seed = 1252;
     size_t li, v, k, t;
     for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
@@ -1291,6 +1294,11 @@ static void test_cp1252_stretches(void)
                 for (t = 0; t < sizeof wide / sizeof wide[0]; t++)
                     if (!quick || p == UTF8KIT_REPLACE)
                         through32_same(UTF8KIT_CP1252, wide[t], in, lens[li], (utf8kit_policy)p);
+                /* the same bytes as US-ASCII (80..FF: invalid) */
+                for (t = 0; t < sizeof wide / sizeof wide[0]; t += 3)
+                    if (!quick || p == UTF8KIT_REPLACE)
+                        through32_same(UTF8KIT_ASCII, wide[t], in, lens[li], (utf8kit_policy)p);
+                through32_same(UTF8KIT_ASCII, UTF8KIT_CP1252, in, lens[li], (utf8kit_policy)p);
             }
             free(in);
         }
