@@ -752,7 +752,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     struct scan sc, c1;
     enum pair pa, pb, unused;
     size_t isz, osz;
-    unsigned char buf[4 * VIA_UNITS], rev[4 * VIA_UNITS];
+    unsigned char buf[4 * VIA_UNITS], rev[4 * VIA_UNITS], one[VIA_UNITS];
     if (!via_pairs(from, &pa, &unused) || !via_pairs(to, &unused, &pb))
         return false;
     isz = in_size[pa];
@@ -774,10 +774,9 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         c1 = scan_c1();
     /* Measuring: the output units of each step's UTF-8 are counted by the
      * kernels (count, UTF-16 length: exact on the valid UTF-8 a step
-     * makes); not for Latin-1, whose characters above U+00FF the generic
-     * loop must see. */
-    if (d == NULL && osz == 1)
-        return false;
+     * makes); to the 8-bit targets, whose characters above U+00FF the
+     * generic loop must see, a step is converted into `one` (at most a
+     * byte a unit) and thrown away. */
     for (;;) {
         const unsigned char *in = s + *pos;
         size_t units = (len - *pos) / isz, room = (cap - *w) / osz;
@@ -800,17 +799,18 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         }
         /* a.read: the units before the first invalid one, or all */
         a = call_kernel(k, pa, in, units, buf, sizeof buf, ibe);
-        if (d == NULL) {
+        if (d == NULL && osz > 1) {
             *pos += a.read * isz;
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
         } else {
-            b = call_kernel(k, pb, buf, a.written, d + *w, room, obe);
+            unsigned char *o = d != NULL ? d + *w : one;
+            b = call_kernel(k, pb, buf, a.written, o, d != NULL ? room : sizeof one, obe);
             if (to == UTF8KIT_CP1252 || to == UTF8KIT_ASCII) {
                 /* Latin-1 up to the first byte 80..9F (80..FF) written:
                  * as many characters, each one unit of s (none above
                  * U+00FF) */
-                size_t c = to == UTF8KIT_ASCII ? k->ascii_prefix(d + *w, b.written)
-                                               : scan_units(&c1, NULL, d + *w, b.written);
+                size_t c = to == UTF8KIT_ASCII ? k->ascii_prefix(o, b.written)
+                                               : scan_units(&c1, NULL, o, b.written);
                 if (c < b.written) {
                     *pos += isz * c;
                     *w += c;
@@ -818,7 +818,7 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
                 }
             }
             if (to == UTF32_OTHER)
-                swap_units(d + *w, d + *w, b.written);
+                swap_units(o, o, b.written);
             /* b stopped short: its input's first b.read bytes are whole
              * characters, as many units of s as UTF-16 or (UTF-32,
              * Latin-1: one a character) characters */
