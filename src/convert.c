@@ -1082,27 +1082,31 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         stretch_loop(P_L1_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
-    if (from == UTF8KIT_UTF8 && to == UTF8KIT_CP1252 && d != NULL) {
+    if (from == UTF8KIT_UTF8 && to == UTF8KIT_CP1252) {
         /* UTF-8 -> Latin-1 under STRICT, but for U+0080..U+009F, which it
          * writes as bytes 80..9F and windows-1252 holds but five of: the
          * output is scanned for those bytes, and the input walked back to
          * the first (a byte 80..FF of the output came from 2 bytes of
          * UTF-8). The generic loop takes that character, or what the
          * kernel stopped at: an error, a character above U+00FF (the
-         * euro sign, curly quotes), the end of the room. */
+         * euro sign, curly quotes), the end of the room. Measuring
+         * converts steps of at most sizeof one bytes into one. */
         struct scan sc = scan_c1();
-        size_t gen = 0;
+        size_t gen = 0, step = d != NULL ? SCAN_STEP : 4096;
+        unsigned char one[4096];
         while (pos < len) {
-            size_t p0 = pos, w0 = w, n = len - pos, k, j;
-            if (n > SCAN_STEP)
-                n = utf8_cut(s + pos, SCAN_STEP);
-            r = drive(P_U8_L1, s + pos, n, d + w, cap - w, UTF8KIT_STRICT, 0, x, to, NULL);
-            k = scan_units(&sc, NULL, d + w0, r.written);
+            size_t p0 = pos, n = len - pos, k, j;
+            unsigned char *o = d != NULL ? d + w : one;
+            if (n > step)
+                n = utf8_cut(s + pos, step);
+            r = drive(P_U8_L1, s + pos, n, o, d != NULL ? cap - w : sizeof one, UTF8KIT_STRICT,
+                      0, x, to, NULL);
+            k = scan_units(&sc, NULL, o, r.written);
             if (k < r.written) {
-                w = w0 + k;
+                w += k;
                 pos = p0 + k;
                 for (j = 0; j < k; j++)
-                    pos += d[w0 + j] >> 7;
+                    pos += o[j] >> 7;
             } else {
                 /* (out of room too: the generic loop may find the
                  * character there unrepresentable first) */
