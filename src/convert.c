@@ -1125,6 +1125,62 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     return false;
 }
 
+/* UTF-32 in the other byte order than the host's with CESU-8 and MUTF-8,
+ * from byte pos of s and w of d (NULL: measuring), both aligned to 4 on
+ * the UTF-32 side: the same conversion with the host's UTF-32, as the
+ * whole input into d, byte-reversed after; or VIA_UNITS units at a time
+ * byte-reversed into a buffer first (every unit is a character or an
+ * error of its own, so the steps change nothing). Returns false, having
+ * done nothing, for any other pair or alignment; else *res is the answer,
+ * what the generic loop alone gives. */
+static bool other32(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                    size_t len, unsigned char *d, size_t cap, const utf8kit_options *opt,
+                    const struct u8k_subst *x, size_t pos, size_t w, utf8kit_result *res)
+{
+    utf8kit_options io = *opt;
+    size_t rep = 0;
+    utf8kit_result r;
+    const utf8kit_encoding side = from == UTF32_OTHER ? to : from;
+    if ((from != UTF32_OTHER && to != UTF32_OTHER) ||
+        (side != UTF8KIT_CESU8 && side != UTF8KIT_MUTF8))
+        return false;
+    io.bom = UTF8KIT_BOM_KEEP; /* (a BOM was dealt with: what follows is text) */
+    if (to == UTF32_OTHER) {
+        if (d != NULL && !aligned(d + w, 4))
+            return false;
+        r = utf8kit_convert(from, UTF8KIT_UTF32, s + pos, len - pos, d ? d + w : NULL,
+                            d ? cap - w : 0, &io);
+        if (d != NULL)
+            swap_units(d + w, d + w, r.written / 4);
+        r.read += pos;
+        r.written += w;
+        *res = r;
+        return true;
+    }
+    if (!aligned(s + pos, 4))
+        return false;
+    while (len - pos >= 4) {
+        unsigned char buf[4 * VIA_UNITS];
+        size_t n = (len - pos) / 4 < VIA_UNITS ? (len - pos) / 4 : VIA_UNITS;
+        swap_units(buf, s + pos, n);
+        r = utf8kit_convert(UTF8KIT_UTF32, to, buf, 4 * n, d ? d + w : NULL, d ? cap - w : 0,
+                            &io);
+        pos += r.read;
+        w += r.written;
+        rep += r.replaced;
+        if (r.status != UTF8KIT_OK) {
+            r.read = pos;
+            r.written = w;
+            r.replaced = rep;
+            *res = r;
+            return true;
+        }
+    }
+    /* a partial unit at the end */
+    *res = generic(from, to, s, len, d, cap, opt->policy, x, pos, w, rep, len);
+    return true;
+}
+
 utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
                                size_t src_len, void *dst, size_t dst_cap,
                                const utf8kit_options *opt)
@@ -1241,7 +1297,8 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, r.replaced,
                        src_len);
     }
-    if (stretches(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, &r))
+    if (stretches(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, &r) ||
+        other32(from, to, s, src_len, d, dst_cap, opt, &x, pos, w, &r))
         return r;
     if (from != to) {
         /* Through UTF-8 by the kernels, the generic loop after each step

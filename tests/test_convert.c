@@ -755,10 +755,10 @@ static void test_random_typed_vs_generic(void)
  * kernels, via_utf8 in convert.c) and one byte past them (the generic
  * loop, for every pair here has a 16- or 32-bit side) must give the same
  * result and bytes, and neither writes past cap; so must measuring. */
-static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
-                     size_t n, utf8kit_policy pol, size_t cap)
+static void via_same_o(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
+                       size_t n, utf8kit_options o, size_t cap)
 {
-    utf8kit_options o = opts(pol);
+    const utf8kit_policy pol = o.policy;
     unsigned char *a = malloc(n + 1), *b = malloc(n + 2), *da = malloc(cap + 8),
                   *db = malloc(cap + 9);
     utf8kit_result ra, rb, m;
@@ -789,6 +789,66 @@ static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
     free(b);
     free(da);
     free(db);
+}
+
+static void via_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
+                     size_t n, utf8kit_policy pol, size_t cap)
+{
+    via_same_o(from, to, src, n, opts(pol), cap);
+}
+
+static size_t unit_of(utf8kit_encoding e)
+{
+    return e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE || e == UTF8KIT_UCS2LE ||
+                   e == UTF8KIT_UCS2BE
+               ? 2
+           : e == UTF8KIT_UTF32LE || e == UTF8KIT_UTF32BE ? 4
+                                                          : 1;
+}
+
+/* Every pair with a 16- or 32-bit side, an input that starts with a BOM
+ * (then an error in the middle, under STRICT), BOM stripped or added:
+ * the paths of aligned buffers (the kernels, copies, stretches, through
+ * UTF-8 or the host's UTF-32) against the generic loop at odd addresses,
+ * with room for all the output and for one byte less. The offsets they
+ * report count from the input's start and the output's, BOM included. */
+static void test_bom_paths(void)
+{
+    static const char text[] = "\xEF\xBB\xBF" "ab\xC3\xA9" "c\xE4\xB8\xAD" "d\xF0\x9F\x98\x80" "e"
+                               "\xEF\xBB\xBF" "f\xC2\x85" "g\xC2\x90" "h";
+    size_t f, t, p, b, dmg;
+    for (f = 0; f < sizeof ALL / sizeof ALL[0]; f++)
+        for (dmg = 0; dmg < 2; dmg++) {
+            utf8kit_options ro = opts(UTF8KIT_REPLACE);
+            unsigned char *in;
+            size_t n = conv(UTF8KIT_UTF8, ALL[f], text, sizeof text - 1, &ro, &in).written;
+            size_t unit = unit_of(ALL[f]);
+            if (dmg) {
+                /* an invalid unit (or none) halfway */
+                size_t at = n / unit / 2 * unit;
+                if (unit == 2)
+                    in[at + (ALL[f] == UTF8KIT_UTF16LE || ALL[f] == UTF8KIT_UCS2LE)] = 0xDC;
+                else if (unit == 4)
+                    memcpy(in + at, "\x00\x11\x00\x11", 4);
+                else if (ALL[f] != UTF8KIT_LATIN1 && ALL[f] != UTF8KIT_CP1252)
+                    in[at] = 0xFF;
+            }
+            for (t = 0; t < sizeof ALL / sizeof ALL[0]; t++) {
+                if (t == f || (unit == 1 && unit_of(ALL[t]) == 1))
+                    continue;
+                for (p = 0; p < 2; p++)
+                    for (b = 0; b < 2; b++) {
+                        utf8kit_options o = opts(p ? UTF8KIT_REPLACE : UTF8KIT_STRICT);
+                        size_t whole;
+                        o.bom = b ? UTF8KIT_BOM_ADD : UTF8KIT_BOM_STRIP;
+                        whole = utf8kit_convert(ALL[f], ALL[t], in, n, NULL, 0, &o).written;
+                        via_same_o(ALL[f], ALL[t], in, n, o, whole);
+                        if (whole > 0)
+                            via_same_o(ALL[f], ALL[t], in, n, o, whole - 1);
+                    }
+            }
+            free(in);
+        }
 }
 
 /* The unit size of UTF-16LE/BE, UTF-32, Latin-1, windows-1252, ASCII. */
@@ -1160,6 +1220,19 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
     free(ref);
 }
 
+/* via_same with rooms of the whole output, half of it and one byte
+ * less. */
+static void other32_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                         size_t n, utf8kit_policy pol)
+{
+    utf8kit_options o = opts(pol);
+    size_t whole = utf8kit_convert(from, to, s, n, NULL, 0, &o).written;
+    via_same(from, to, s, n, pol, whole);
+    via_same(from, to, s, n, pol, whole / 2);
+    if (whole > 0)
+        via_same(from, to, s, n, pol, whole - 1);
+}
+
 /* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
  * UTF-32, UTF-16, UCS-2 and UTF-32 to them take the kernels over the
  * stretches where they give what the generic loop gives (stretches in
@@ -1172,6 +1245,8 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
  * policy. */
 static void test_cesu_stretches(void)
 {
+    const utf8kit_encoding other =
+        UTF8KIT_UTF32 == UTF8KIT_UTF32LE ? UTF8KIT_UTF32BE : UTF8KIT_UTF32LE;
     static const uint32_t pick[] = {0x41,   0x00,   0x7F,   0xE9,    0x7FF,    0x800,   0xD55C,
                                     0xD7FF, 0xE000, 0xFFFD, 0x10000, 0x1F600, 0x10FFFF};
     static const char *const bad[] = {"\xED\xA0\xBD",       "\xED\xB8\x80", "\xC0\x80",
@@ -1250,6 +1325,26 @@ static void test_cesu_stretches(void)
                     }
                 for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
                     through32_same(UTF8KIT_UTF32, enc, in, n, (utf8kit_policy)p);
+                /* and in the other byte order (the host's, byte-reversed:
+                 * other32 in convert.c), against the generic loop */
+                for (k = 0; k + 4 <= n; k += 4) {
+                    unsigned char t0 = in[k], t1 = in[k + 1];
+                    in[k] = in[k + 3];
+                    in[k + 1] = in[k + 2];
+                    in[k + 2] = t1;
+                    in[k + 3] = t0;
+                }
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+                    if (!quick || p == UTF8KIT_REPLACE)
+                        other32_same(other, enc, in, n, (utf8kit_policy)p);
+                free(in);
+                /* CESU-8 and MUTF-8 (damaged) to it */
+                n = conv(UTF8KIT_UTF8, enc, u8, n8, &ro, &in).written;
+                if (v >= 2 && n > 8)
+                    memcpy(in + n / 2, bad[v % (sizeof bad / sizeof bad[0])], 3);
+                for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++)
+                    if (!quick || p == UTF8KIT_REPLACE)
+                        other32_same(enc, other, in, n, (utf8kit_policy)p);
                 free(in);
             }
             free(u8);
@@ -1786,6 +1881,7 @@ int main(void)
     test_capacities();
     test_random_typed_vs_generic();
     test_via_utf8();
+    test_bom_paths();
     test_stretches();
     test_steps();
     test_cesu_stretches();
