@@ -1066,18 +1066,23 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
     if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) &&
         (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE ||
-         to == UTF8KIT_UTF32)) {
+         to == UTF8KIT_UTF32 || is_ucs2(to) || to == UTF8KIT_LATIN1)) {
         size_t osz = u8k_unit_size(to);
         struct scan sc = scan_utf8(false);
         if (d != NULL && !aligned(d + w, osz))
             return false;
-        /* STRICT: up to the first error, of UTF-8 */
-        stretch_loop(osz == 1 ? P_U8_U8 : osz == 2 ? P_U8_U16 : P_U8_U32, &sc, UTF8KIT_STRICT,
-                     to == UTF8KIT_UTF16BE ? U8K_BE : 0, from, to, s, len, d, cap, pol, x, pos, w,
-                     res);
+        /* STRICT: up to the first error, of UTF-8 (or the first character
+         * Latin-1 cannot hold) */
+        stretch_loop(to == UTF8KIT_LATIN1 ? P_U8_L1
+                     : osz == 1           ? P_U8_U8
+                     : osz == 2           ? P_U8_U16
+                                          : P_U8_U32,
+                     &sc, UTF8KIT_STRICT,
+                     to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE ? U8K_BE : 0, from, to, s, len,
+                     d, cap, pol, x, pos, w, res);
         return true;
     }
-    if (from == UTF8KIT_CP1252 && to == UTF8KIT_UTF8) {
+    if (from == UTF8KIT_CP1252 && (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8)) {
         struct scan sc = scan_c1();
         stretch_loop(P_L1_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
@@ -1236,8 +1241,8 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         p = P_U16_U8, flags = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
     else if (from == UTF8KIT_UTF32 && to == UTF8KIT_UTF8)
         p = P_U32_U8;
-    else if (from == UTF8KIT_LATIN1 && to == UTF8KIT_UTF8)
-        p = P_L1_U8;
+    else if (from == UTF8KIT_LATIN1 && (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8))
+        p = P_L1_U8; /* (CESU-8 writes characters below U+10000 as UTF-8 does) */
     else if (from == UTF8KIT_UTF8 && to == UTF8KIT_LATIN1)
         p = P_U8_L1;
     else if (from == UTF8KIT_UTF8 && to == UTF8KIT_UTF8)

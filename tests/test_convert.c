@@ -1233,11 +1233,12 @@ static void other32_same(utf8kit_encoding from, utf8kit_encoding to, const unsig
         via_same(from, to, s, n, pol, whole - 1);
 }
 
-/* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and
- * UTF-32, UTF-16, UCS-2 and UTF-32 to them take the kernels over the
- * stretches where they give what the generic loop gives (stretches in
- * convert.c), checked by through32_same: UTF-8 -> UTF-32 (the errors of
- * UTF-8) -> CESU-8, and CESU-8 -> UTF-32 (its errors) -> UTF-8. Texts of
+/* UTF-8 to and from CESU-8 and MUTF-8, CESU-8 and MUTF-8 to UTF-16,
+ * UTF-32, UCS-2 and Latin-1, UTF-16, UCS-2 and UTF-32 to them take the
+ * kernels over the stretches where they give what the generic loop gives
+ * (stretches in convert.c), checked by through32_same: UTF-8 -> UTF-32
+ * (the errors of UTF-8) -> CESU-8, and CESU-8 -> UTF-32 (its errors) ->
+ * UTF-8; UTF-32 in the other byte order with them by other32_same. Texts of
  * 0 to 70000 bytes (past the 64 KiB scan steps) with U+0000, Hangul
  * written with the byte ED, characters above U+FFFF, then damaged, with
  * CESU-8 pairs cut, MUTF-8's C0 80 in CESU-8, bytes F0..F4 in CESU-8, lone
@@ -1293,6 +1294,9 @@ static void test_cesu_stretches(void)
                         through32_same(enc, e ? UTF8KIT_UTF16BE : UTF8KIT_UTF16LE, in, n,
                                        (utf8kit_policy)p);
                         through32_same(enc, UTF8KIT_UTF32, in, n, (utf8kit_policy)p);
+                        through32_same(enc, e ? UTF8KIT_UCS2BE : UTF8KIT_UCS2LE, in, n,
+                                       (utf8kit_policy)p);
+                        through32_same(enc, UTF8KIT_LATIN1, in, n, (utf8kit_policy)p);
                     }
                 }
                 free(in);
@@ -1385,6 +1389,9 @@ static void test_cp1252_stretches(void)
             }
             for (p = UTF8KIT_STRICT; p <= UTF8KIT_SKIP; p++) {
                 through32_same(UTF8KIT_CP1252, UTF8KIT_UTF8, in, lens[li], (utf8kit_policy)p);
+                /* (CESU-8 holds them all as UTF-8 does: the same paths) */
+                through32_same(UTF8KIT_CP1252, UTF8KIT_CESU8, in, lens[li], (utf8kit_policy)p);
+                through32_same(UTF8KIT_LATIN1, UTF8KIT_CESU8, in, lens[li], (utf8kit_policy)p);
                 /* through UTF-8 by the kernels (via_utf8 in convert.c) */
                 for (t = 0; t < sizeof wide / sizeof wide[0]; t++)
                     if (!quick || p == UTF8KIT_REPLACE)
