@@ -689,6 +689,46 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
     }
 }
 
+/* Scans for where a stretch ends (stretches, below) go this many bytes at
+ * most, so that the kernels read what they scanned from the cache (10 MB
+ * of UCS-2 to UTF-8 went 15% faster). */
+#define SCAN_STEP 65536
+
+/* windows-1252 -> UTF-8 (and CESU-8, which writes its characters alike)
+ * of s[0..n) to d, room bytes: the Latin-1 kernel up to each byte 80..9F
+ * (sc: scan_c1, at most SCAN_STEP bytes a scan), that byte's character
+ * encoded by the codec (u8k_cp1252_high, u8k_encode_char). Every byte is
+ * a character, none an error. Returns the bytes of s converted: all n, or
+ * fewer where the room runs out (at a character's start: the generic
+ * loop takes over there); *w gets the bytes written. */
+static size_t cp1252_utf8(const u8k_kernels *k, const struct scan *sc, const unsigned char *s,
+                          size_t n, unsigned char *d, size_t room, size_t *w)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t j = i + scan_units(sc, NULL, s + i, n - i < SCAN_STEP ? n - i : SCAN_STEP);
+        if (j > i) {
+            utf8kit_result r = call_kernel(k, P_L1_U8, s + i, j - i, d + o, room - o, 0);
+            i += r.read;
+            o += r.written;
+            if (r.status != UTF8KIT_OK)
+                break;
+        }
+        /* the byte the scan stopped at (or, at a scan's end, any byte) */
+        if (i < n && s[i] - 0x80u < 0x20u) {
+            unsigned char c[8];
+            size_t cl = u8k_encode_char(UTF8KIT_UTF8, u8k_cp1252_high[s[i] - 0x80u], c);
+            if (room - o < cl)
+                break;
+            memcpy(d + o, c, cl);
+            o += cl;
+            i++;
+        }
+    }
+    *w = o;
+    return i;
+}
+
 /* ---- pairs without UTF-8, through it ------------------------------------- */
 
 /* The kernel pairs that take e to UTF-8 (*to8) and back (*from8), for
@@ -731,10 +771,10 @@ static bool via_pairs(utf8kit_encoding e, enum pair *to8, enum pair *from8)
  * is read as UTF-16 up to the next surrogate unit, and written as UTF-16
  * from UTF-32 up to the next unit above FFFF (or a surrogate) and from
  * Latin-1: a step ends short there, and the generic loop takes that unit.
- * windows-1252 is Latin-1 but for bytes 80..9F: its input is read as
- * Latin-1 up to the next such byte, and as a target the Latin-1 the
- * second kernel wrote is scanned for them (they come from U+0080..U+009F,
- * of which windows-1252 holds five), the step ending before the first.
+ * windows-1252 is Latin-1 but for bytes 80..9F: its input goes to UTF-8
+ * by cp1252_utf8, and as a target the Latin-1 the second kernel wrote is
+ * scanned for them (they come from U+0080..U+009F, of which windows-1252
+ * holds five), the step ending before the first.
  * US-ASCII likewise, up to the first byte 80..FF (an invalid byte, or a
  * character it cannot hold) in the input or in the Latin-1 written.
  * A step costs the two kernels' times, where the generic loop decodes and
@@ -766,10 +806,10 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
         sc = scan_of(2, ibe != 0, false);
     else if (is_ucs2(to) && isz == 4)
         sc = scan_bmp(big_endian(from), false);
-    else if (from == UTF8KIT_CP1252)
-        sc = scan_c1();
     else
         cut = false;
+    if (from == UTF8KIT_CP1252)
+        sc = scan_c1(); /* (for cp1252_utf8) */
     if (to == UTF8KIT_CP1252)
         c1 = scan_c1();
     /* Measuring: the output units of each step's UTF-8 are counted by the
@@ -798,7 +838,12 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
             in = rev;
         }
         /* a.read: the units before the first invalid one, or all */
-        a = call_kernel(k, pa, in, units, buf, sizeof buf, ibe);
+        if (from == UTF8KIT_CP1252) {
+            a = u8k_res(UTF8KIT_OK, 0, 0, 0);
+            a.read = cp1252_utf8(k, &sc, in, units, buf, sizeof buf, &a.written);
+        } else {
+            a = call_kernel(k, pa, in, units, buf, sizeof buf, ibe);
+        }
         if (d == NULL && osz > 1) {
             *pos += a.read * isz;
             *w += osz * (osz == 2 ? k->utf16_length(buf, a.written) : k->count(buf, a.written));
@@ -856,11 +901,6 @@ static size_t utf8_cut(const unsigned char *s, size_t c)
  * input bytes, each reversed right after the kernel wrote it (at most 16
  * KiB of output, still in the cache). */
 #define SWAP_STEP 4096
-
-/* Scans for where a stretch ends (stretches, below) go this many bytes at
- * most, so that the kernels read what they scanned from the cache (10 MB
- * of UCS-2 to UTF-8 went 15% faster). */
-#define SCAN_STEP 65536
 
 /* r with read, written and replaced the totals (byte offsets), error_len
  * in bytes (r's units were unit bytes). */
@@ -972,8 +1012,9 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *    the character (or error) there; to CESU-8 and MUTF-8 likewise, UTF-8
  *    -> UTF-8 (the same bytes for characters below U+10000; MUTF-8 also up
  *    to each byte 00, which it writes C0 80);
- *  - windows-1252 -> UTF-8: Latin-1 -> UTF-8 up to the next byte 80..9F
- *    (the one range where they differ), the generic loop for that byte;
+ *  - windows-1252 -> UTF-8 and CESU-8: cp1252_utf8 (Latin-1 -> UTF-8 up
+ *    to the next byte 80..9F, the one range where they differ, and that
+ *    byte's character; measuring: the generic loop for that byte);
  *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16 and UTF-32: up to the next byte
  *    F0..FF, the kernel from UTF-8 under STRICT up to its first error
  *    (valid UTF-8 without 4-byte sequences is read alike), the generic
@@ -1084,7 +1125,14 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
     if (from == UTF8KIT_CP1252 && (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8)) {
         struct scan sc = scan_c1();
-        stretch_loop(P_L1_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
+        size_t n;
+        if (d == NULL) {
+            stretch_loop(P_L1_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
+            return true;
+        }
+        /* the generic loop from where the room ran out, if it did */
+        pos += cp1252_utf8(u8k_kernels_now(), &sc, s + pos, len - pos, d + w, cap - w, &n);
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w + n, 0, len);
         return true;
     }
     if (from == UTF8KIT_UTF8 && to == UTF8KIT_CP1252) {

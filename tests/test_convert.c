@@ -1206,10 +1206,16 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
     /* short of room: a prefix of the output, of the input up to read */
     for (c = 0; pol != UTF8KIT_STRICT && c < 2 && rd.written > 0; c++) {
         size_t cap = c ? rd.written - 1 : rd.written / 2;
-        unsigned char *d = malloc(cap + 1);
-        utf8kit_result r = utf8kit_convert(from, to, s, n, d, cap, &o), whole;
+        unsigned char *d = malloc(cap + 8);
+        utf8kit_result r, whole;
+        size_t j;
+        int canary = 1;
+        memset(d, 0xA5, cap + 8);
+        r = utf8kit_convert(from, to, s, n, d, cap, &o);
+        for (j = cap; j < cap + 8; j++)
+            canary &= d[j] == 0xA5;
         whole = utf8kit_convert(from, to, s, r.read, NULL, 0, &o);
-        CHECK(r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL && r.written <= cap &&
+        CHECK(canary && r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL && r.written <= cap &&
                   memcmp(d, direct, r.written) == 0 && whole.written == r.written,
               "%d->%d pol %d n %zu cap %zu: %s %zu/%zu, the input up to there gives %zu", from,
               to, pol, n, cap, utf8kit_status_name(r.status), r.read, r.written, whole.written);
