@@ -515,8 +515,11 @@ U8K_INLINE u8k_v u8k_lone_v(u8k_v w, u8k_v after, u8k_v prev, u8k_v tlead, u8k_v
  * units stored) with nothing pending. Each is checked and decoded with
  * its lone bytes as spaces (byte masks from lookups by high nibble, of
  * the block, of the bytes one after and one before), then U+FFFD is
- * stored over their units. Blocks with F0..FF that are not lone bytes
- * are left to the block loop, as is the first block with no lone bytes.
+ * stored over their units. Blocks of ASCII are widened, up to
+ * U8K_LONE_QUIET in a row (in text such as Latin-1 read as UTF-8 they
+ * come between blocks with lone bytes: going back to the block loop for
+ * each cost 10-15%). Blocks with F0..FF that are not lone bytes are left
+ * to the block loop, as is any other block with no lone bytes.
  * Returns true when it took at least one block, with *donep, *odp after
  * the last whole character stored and *repp counting the U+FFFD; false
  * when it took none. */
@@ -529,6 +532,7 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
     /* the state in locals (the stores may alias what the pointers
      * reach); prev: nothing pending before *donep */
     size_t b = *donep, o = *odp, done = b, rep = *repp;
+    unsigned quiet = 0;
     u8k_v prev = v_splat(0);
     uint64_t pm2 = 0, pe0 = 0;
     u8k_v ttail = v_table(u8k_nib_tail), tlead = v_table(u8k_nib_lead);
@@ -542,8 +546,23 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
         u8k_v w = v_load(src + b);
         u8k_v lone_v = u8k_lone_v(w, v_load(src + b + 1), prev, tlead, ttail, thigh);
         uint64_t lone = v_high(lone_v), high, lead, tail, m2, e0, e, u;
-        if (lone == 0)
-            break;
+        if (lone == 0) {
+            /* up to U8K_LONE_QUIET blocks of ASCII in a row here (so many
+             * a stretch between lone bytes), the rest to the block loop */
+            if (v_high(w) != 0 || ++quiet > U8K_LONE_QUIET || v_any(v_subs(prev, st.tailmax)))
+                break;
+            if (wide)
+                v_load_widen32(dst32 + o, src + b);
+            else
+                v_load_widen16(dst + o, src + b, be);
+            o += VW;
+            b += VW;
+            done = b;
+            prev = w;
+            pm2 = pe0 = 0;
+            continue;
+        }
+        quiet = 0;
         w = v_blend(w, space, lone_v);
         if (v_any(v_subs(w, k.sef)))
             break; /* F0..FF: the block loop's */
@@ -593,6 +612,15 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
 /* (after an error of the block loop or of u8k_pext_four) */
 U8K_REPAIR_STEP(u8k_pext_repair, u8k_pext_lone)
 
+/* A kernel file defines U8K_PEXT_REPL 1 to take U8K_REPL (internal.h):
+ * AVX2 does (text with an error every 56-923 bytes +13..+100% under
+ * REPLACE). SSE4.2 does not: there the loop built for it converted valid
+ * 3-byte text under REPLACE 7-10% slower (Zen 5); NEON, not measured,
+ * does not either. */
+#ifndef U8K_PEXT_REPL
+#define U8K_PEXT_REPL 0
+#endif
+
 /* The block loop is a function of its own, entered at the first block
  * that is not all ASCII: a short input, or a run of ASCII blocks ahead
  * of the rest, does not pay its set-up (stack frame, constants). Before
@@ -620,7 +648,8 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
             if (!(flags & U8K_REPL))
                 break;
         }
-        if (!u8k_pext_repair(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep))
+        if (!U8K_PEXT_REPL ||
+            !u8k_pext_repair(src, len, &at.done, &at.od, out, cap, flags, wide, &at.rep))
             break;
         at.b = at.done;
         at.o = at.od;
@@ -637,15 +666,6 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
         return u8k_shift(r, at.done, at.od);
     }
 }
-
-/* A kernel file defines U8K_PEXT_REPL 1 to take U8K_REPL (internal.h):
- * AVX2 does (text with an error every 56-923 bytes +13..+100% under
- * REPLACE). SSE4.2 does not: there the loop built for it converted valid
- * 3-byte text under REPLACE 7-10% slower (Zen 5); NEON, not measured,
- * does not either. */
-#ifndef U8K_PEXT_REPL
-#define U8K_PEXT_REPL 0
-#endif
 
 /* Each three times: for the usual call (little-endian, checked: flags 0,
  * so that the loop tests neither), for the same under REPLACE (U8K_REPL
