@@ -14,8 +14,9 @@
  *    <= utf8kit_max_output_size;
  *  - dst == NULL measures exactly what a big enough buffer gets;
  *  - input and output at odd addresses (the generic loop for every pair
- *    with a 16- or 32-bit side) give the same result and bytes; so do
- *    UTF-8 to and from CESU-8 and MUTF-8 and the same through UTF-32LE;
+ *    with a 16- or 32-bit side) give the same result and bytes; pairs of
+ *    8-bit encodings (not the RFC 2279 form) give what the generic loop
+ *    gives through UTF-32LE;
  *  - REPLACE and SKIP consume everything; STRICT's output is the prefix of
  *    REPLACE's; STRICT OK means REPLACE and ASSUME_VALID give the same;
  *  - a small buffer gives a prefix of the full output, stops with
@@ -45,6 +46,33 @@ static struct run conv(utf8kit_encoding from, utf8kit_encoding to, const unsigne
     FUZZ_CHECK(x.r.written <= cap, "[%s] written %zu > cap %zu", kname, x.r.written, cap);
     FUZZ_CHECK(x.r.read <= len, "[%s] read %zu > len %zu", kname, x.r.read, len);
     return x;
+}
+
+/* conv() with input and output one byte past malloc's addresses, where
+ * a UTF-32 side takes the generic loop alone. */
+static struct run conv_odd(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s,
+                           size_t len, size_t cap, const utf8kit_options *o)
+{
+    struct run x;
+    unsigned char *ib = malloc(len + 2), *ob = malloc(cap + 2);
+    FUZZ_CHECK(ib != NULL && ob != NULL, "out of memory");
+    if (len)
+        memcpy(ib + 1, s, len);
+    x.r = utf8kit_convert(from, to, ib + 1, len, ob + 1, cap, o);
+    x.out = malloc(x.r.written + 1);
+    FUZZ_CHECK(x.out != NULL, "out of memory");
+    memcpy(x.out, ob + 1, x.r.written);
+    free(ib);
+    free(ob);
+    return x;
+}
+
+/* The 8-bit encodings but the RFC 2279 form (whose values above 10FFFF
+ * UTF-32 would hold as UCS-4, then refuse as too large). */
+static int is_8bit(utf8kit_encoding e)
+{
+    return e == UTF8KIT_UTF8 || e == UTF8KIT_CESU8 || e == UTF8KIT_MUTF8 ||
+           e == UTF8KIT_LATIN1 || e == UTF8KIT_ASCII || e == UTF8KIT_CP1252;
 }
 
 static int is_unicode_form(utf8kit_encoding e)
@@ -168,21 +196,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(ob);
     }
 
-    /* UTF-8 to and from CESU-8 and MUTF-8 (the UTF-8 kernels over
-     * stretches, in convert.c) against the generic loop through UTF-32LE,
-     * whose pairs with them have none: the same result and bytes */
-    if (o.bom == UTF8KIT_BOM_KEEP && o.policy != UTF8KIT_ASSUME_VALID &&
-        ((from == UTF8KIT_UTF8 && (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8)) ||
-         (to == UTF8KIT_UTF8 && (from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8)))) {
-        struct run mid = conv(from, UTF8KIT_UTF32LE, s, len,
-                              utf8kit_max_output_size(from, UTF8KIT_UTF32LE, len), &o);
-        struct run ref = conv(UTF8KIT_UTF32LE, to, mid.out, mid.r.written, maxsz, &o);
-        FUZZ_CHECK(full.r.status == mid.r.status && full.r.read == mid.r.read &&
-                       full.r.error_len == mid.r.error_len && full.r.replaced == mid.r.replaced &&
-                       ref.r.status == UTF8KIT_OK && full.r.written == ref.r.written &&
+    /* Pairs of the 8-bit encodings (UTF-8, CESU-8, MUTF-8, Latin-1,
+     * US-ASCII, windows-1252; the kernels over stretches, or through
+     * UTF-8, in convert.c), which have no address that takes the generic
+     * loop, against the generic loop through UTF-32LE (at odd addresses):
+     * the status of the step that stopped, the offsets when the second
+     * did not, and the same bytes; U+FFFD replaced again, and counted
+     * again, by a target that cannot hold it. */
+    if (o.bom == UTF8KIT_BOM_KEEP && o.policy != UTF8KIT_ASSUME_VALID && from != to &&
+        is_8bit(from) && is_8bit(to)) {
+        struct run mid = conv_odd(from, UTF8KIT_UTF32LE, s, len,
+                                  utf8kit_max_output_size(from, UTF8KIT_UTF32LE, len), &o);
+        struct run ref = conv_odd(UTF8KIT_UTF32LE, to, mid.out, mid.r.written, maxsz, &o);
+        int no_fffd = to == UTF8KIT_LATIN1 || to == UTF8KIT_ASCII || to == UTF8KIT_CP1252;
+        utf8kit_status want = ref.r.status == UTF8KIT_OK ? mid.r.status : ref.r.status;
+        FUZZ_CHECK(full.r.status == want &&
+                       (ref.r.status != UTF8KIT_OK ||
+                        (full.r.read == mid.r.read && full.r.error_len == mid.r.error_len)) &&
+                       full.r.replaced ==
+                           ref.r.replaced +
+                               (no_fffd && o.policy == UTF8KIT_REPLACE ? 0 : mid.r.replaced) &&
+                       full.r.written == ref.r.written &&
                        memcmp(full.out, ref.out, ref.r.written) == 0,
-                   "%d->%d p%d " RES_FMT " vs through UTF-32LE " RES_FMT, from, to, o.policy,
-                   RES_ARGS(full.r), RES_ARGS(mid.r));
+                   "%d->%d p%d " RES_FMT " vs through UTF-32LE " RES_FMT " then " RES_FMT, from,
+                   to, o.policy, RES_ARGS(full.r), RES_ARGS(mid.r), RES_ARGS(ref.r));
         free(mid.out);
         free(ref.out);
     }
