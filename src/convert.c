@@ -989,8 +989,9 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
  * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 and UTF-32 to CESU-8
- * and MUTF-8, CESU-8 and MUTF-8 to UTF-16 and UTF-32, windows-1252 to
- * UTF-8, from byte pos of s and byte w of d (NULL: measuring), by the
+ * and MUTF-8, CESU-8 and MUTF-8 to UTF-16, UTF-32, UCS-2 and Latin-1,
+ * windows-1252 to UTF-8 and CESU-8, UTF-8 to windows-1252, from byte pos
+ * of s and byte w of d (NULL: measuring), by the
  * typed driver (or a copy) over the stretches that are the same as a pair
  * the kernels know, and the generic loop for what lies between them:
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
@@ -1015,11 +1016,13 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - windows-1252 -> UTF-8 and CESU-8: cp1252_utf8 (Latin-1 -> UTF-8 up
  *    to the next byte 80..9F, the one range where they differ, and that
  *    byte's character; measuring: the generic loop for that byte);
- *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16 and UTF-32: up to the next byte
- *    F0..FF, the kernel from UTF-8 under STRICT up to its first error
- *    (valid UTF-8 without 4-byte sequences is read alike), the generic
- *    loop from there: a surrogate pair, MUTF-8's C0 80, an error of the
- *    input.
+ *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16, UTF-32, UCS-2 and Latin-1: up
+ *    to the next byte F0..FF, the kernel from UTF-8 under STRICT up to
+ *    its first error (valid UTF-8 without 4-byte sequences is read
+ *    alike) or, to Latin-1, the first character it cannot hold; the
+ *    generic loop from there: a surrogate pair, MUTF-8's C0 80, an error
+ *    of the input, that character;
+ *  - UTF-8 -> windows-1252: below.
  * Returns false, having done nothing, for any other pair or when the
  * UCS-2 or UTF-32 side is not aligned to its units; else *res is the
  * answer, what the generic loop alone would give (bench/RESULTS.md,
