@@ -1237,9 +1237,11 @@ static bool other32(utf8kit_encoding from, utf8kit_encoding to, const unsigned c
     return true;
 }
 
-utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
-                               size_t src_len, void *dst, size_t dst_cap,
-                               const utf8kit_options *opt)
+/* utf8kit_convert, or (fast false: u8k_convert_generic) the generic loop
+ * alone after the same checks and BOM. */
+static utf8kit_result convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
+                              size_t src_len, void *dst, size_t dst_cap,
+                              const utf8kit_options *opt, bool fast)
 {
     static const utf8kit_options defaults;
     const unsigned char *s = src;
@@ -1282,6 +1284,9 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         if (u8k_decode_char(from, s, src_len, &cp, &n) == UTF8KIT_OK && cp == 0xFEFFu)
             pos = n;
     }
+
+    if (!fast)
+        return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0, src_len);
 
     /* The typed driver for the pairs the kernels know. */
     if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE))
@@ -1371,6 +1376,20 @@ utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const
         return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, rep, src_len);
     }
     return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0, src_len);
+}
+
+utf8kit_result utf8kit_convert(utf8kit_encoding from, utf8kit_encoding to, const void *src,
+                               size_t src_len, void *dst, size_t dst_cap,
+                               const utf8kit_options *opt)
+{
+    return convert(from, to, src, src_len, dst, dst_cap, opt, true);
+}
+
+utf8kit_result u8k_convert_generic(utf8kit_encoding from, utf8kit_encoding to, const void *src,
+                                   size_t src_len, void *dst, size_t dst_cap,
+                                   const utf8kit_options *opt)
+{
+    return convert(from, to, src, src_len, dst, dst_cap, opt, false);
 }
 
 /* Output bytes one input unit of a `unit`-byte source can produce in

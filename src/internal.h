@@ -164,6 +164,13 @@ typedef struct u8k_kernels {
 
 extern const u8k_kernels u8k_scalar_kernels;
 
+/* utf8kit_convert by its generic loop alone (a character at a time, no
+ * kernel, copy or stretch): the reference the tests hold every faster
+ * path of convert.c to. */
+utf8kit_result u8k_convert_generic(utf8kit_encoding from, utf8kit_encoding to, const void *src,
+                                   size_t src_len, void *dst, size_t dst_cap,
+                                   const utf8kit_options *opt);
+
 /* The scalar kernels (src/scalar/), also the fallback of every SIMD one. */
 size_t u8k_scalar_count(const unsigned char *s, size_t len);
 size_t u8k_scalar_utf16_length(const unsigned char *s, size_t len);

@@ -9,6 +9,7 @@
  * compares with CPython's codecs at large). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "testlib.h"
+#include "internal.h"
 #include "scalar/decode_fast.h"
 
 #include <stdint.h>
@@ -1460,6 +1461,121 @@ static void test_cp1252_stretches(void)
         }
 }
 
+/* utf8kit_convert against u8k_convert_generic (the generic loop alone),
+ * from (n bytes at s) to with options o: the same result, the same
+ * bytes, nothing written past the room; for rooms of the whole output,
+ * half of it and one byte less, and measuring. Under ASSUME_VALID only
+ * when the input is valid (else any output goes). */
+static void fast_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *s, size_t n,
+                      utf8kit_options o)
+{
+    utf8kit_result gm = u8k_convert_generic(from, to, s, n, NULL, 0, &o), fm;
+    size_t caps[3], c, k;
+    if (o.policy == UTF8KIT_ASSUME_VALID) {
+        utf8kit_options st = o;
+        st.policy = UTF8KIT_STRICT;
+        if (u8k_convert_generic(from, to, s, n, NULL, 0, &st).status != UTF8KIT_OK)
+            return;
+    }
+    fm = utf8kit_convert(from, to, s, n, NULL, 0, &o);
+    CHECK(same_res(fm, gm), "%d->%d pol %d bom %d n %zu measuring: %s %zu/%zu/%zu/%zu vs generic %s %zu/%zu/%zu/%zu",
+          from, to, o.policy, o.bom, n, utf8kit_status_name(fm.status), fm.read, fm.written,
+          fm.error_len, fm.replaced, utf8kit_status_name(gm.status), gm.read, gm.written,
+          gm.error_len, gm.replaced);
+    if (gm.status == UTF8KIT_ERR_INVALID_ARGUMENT)
+        return;
+    caps[0] = gm.written;
+    caps[1] = gm.written / 2;
+    caps[2] = gm.written ? gm.written - 1 : 0;
+    for (c = 0; c < 3; c++) {
+        unsigned char *df = malloc(caps[c] + 8), *dg = malloc(caps[c] + 8);
+        utf8kit_result rf, rg;
+        int canary = 1;
+        memset(df, 0xA5, caps[c] + 8);
+        memset(dg, 0xA5, caps[c] + 8);
+        rf = utf8kit_convert(from, to, s, n, df, caps[c], &o);
+        rg = u8k_convert_generic(from, to, s, n, dg, caps[c], &o);
+        for (k = caps[c]; k < caps[c] + 8; k++)
+            canary &= df[k] == 0xA5;
+        CHECK(canary && same_res(rf, rg) && memcmp(df, dg, rf.written) == 0,
+              "%d->%d pol %d bom %d n %zu cap %zu: %s %zu/%zu/%zu/%zu vs generic %s %zu/%zu/%zu/%zu",
+              from, to, o.policy, o.bom, n, caps[c], utf8kit_status_name(rf.status), rf.read,
+              rf.written, rf.error_len, rf.replaced, utf8kit_status_name(rg.status), rg.read,
+              rg.written, rg.error_len, rg.replaced);
+        free(df);
+        free(dg);
+    }
+}
+
+/* Every pair of encodings, each faster path of convert.c (the typed
+ * driver, stretches, copies, through UTF-8, other32) held to the generic
+ * loop (fast_same): texts of 0 to 5000 characters of every kind (U+0000,
+ * ASCII, C1 controls, Latin-1, BMP with Hangul and U+FEFF, supplementary)
+ * in each encoding, some with the values only UCS-4 and the RFC 2279 form
+ * hold put in (5- and 6-octet forms, UTF-32 units up to 7FFFFFFF, and
+ * above), then damaged with bits flipped; every policy, the three BOM
+ * options, the default substitute and '?'. */
+static void test_every_pair(void)
+{
+    static const uint32_t pick[] = {0x00,   0x41,   0x20,   0x7F,    0x80,    0x85,    0x9F,
+                                    0xA0,   0xE9,   0xFF,   0x100,   0x7FF,   0x800,   0xD55C,
+                                    0xFEFF, 0xFFFD, 0x20AC, 0x2019,  0x10000, 0x1F600, 0x10FFFF};
+    static const size_t lens[] = {0, 1, 7, 100, 1500, 5000};
+    uint64_t seed = 24;
+    size_t li, v, f, t, k;
+    for (li = 0; li < sizeof lens / sizeof lens[0]; li++)
+        for (v = 0; v < 3; v++) {
+            unsigned char *u8 = malloc(4 * lens[li] + 8);
+            size_t n8 = 0;
+            /* v 0: mostly ASCII; v 1: every kind; v 2: every kind, damaged */
+            for (k = 0; k < lens[li]; k++) {
+                seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                if (v == 0 && (seed >> 33) % 8 != 0)
+                    u8[n8++] = (unsigned char)('a' + (seed >> 40) % 26);
+                else
+                    n8 += ref_utf8(pick[(seed >> 40) % (sizeof pick / sizeof pick[0])], u8 + n8);
+            }
+            for (f = 0; f < NALL; f++) {
+                utf8kit_options ro = opts(UTF8KIT_REPLACE);
+                unsigned char *in;
+                size_t n;
+                if (quick && lens[li] >= 1500 && v != 2)
+                    continue;
+                n = conv(UTF8KIT_UTF8, ALL[f], u8, n8, &ro, &in).written;
+                if (v >= 1 && n >= 8) {
+                    /* what only UCS-4 and the RFC 2279 form hold */
+                    size_t at = n / 3 / 4 * 4;
+                    if (ALL[f] == UTF8KIT_UTF8_RFC2279) {
+                        in = realloc(in, n + 11);
+                        memmove(in + at + 11, in + at, n - at);
+                        memcpy(in + at, "\xF8\x88\x80\x80\x80\xFD\xBF\xBF\xBF\xBF\xBF", 11);
+                        n += 11;
+                    } else if (unit_of(ALL[f]) == 4) {
+                        int be = ALL[f] == UTF8KIT_UTF32BE;
+                        memcpy(in + at, be ? "\x7F\xFF\xFF\xFF" : "\xFF\xFF\xFF\x7F", 4);
+                    }
+                }
+                if (v == 2)
+                    for (k = 0; k < 1 + n / 200 && n > 0; k++) {
+                        seed = seed * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+                        in[(seed >> 33) % n] ^= (unsigned char)(1u << ((seed >> 50) % 8));
+                    }
+                for (t = 0; t < NALL; t++) {
+                    int p;
+                    for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
+                        utf8kit_options o = opts((utf8kit_policy)p);
+                        o.bom = (utf8kit_bom_policy)((f + t + (size_t)p + v) % 3);
+                        if (p == UTF8KIT_REPLACE && (f + t) % 2)
+                            o.substitute = '?';
+                        fast_same(ALL[f], ALL[t], in, n, o);
+                    }
+                }
+                free(in);
+            }
+            free(u8);
+        }
+}
+
 /* utf8kit_repair of strings of 0 to 72 bytes (its own path for 8 to 64
  * bytes, valid or not) against utf8kit_convert UTF-8 -> UTF-8 under
  * REPLACE (the driver's path): valid mixes of every width, then each with
@@ -1895,6 +2011,7 @@ int main(void)
     test_random_typed_vs_generic();
     test_via_utf8();
     test_bom_paths();
+    test_every_pair();
     test_stretches();
     test_steps();
     test_cesu_stretches();
