@@ -564,7 +564,8 @@ static size_t next_c1(const unsigned char *s, size_t i, size_t len)
  * the scalar loops above. */
 struct scan {
     struct u8k_unit_scan v;
-    size_t unit;  /* 1: UTF-8, stops at bytes F0..FF (and 00 when zero),
+    size_t unit;  /* 0: stops nowhere (scan_none);
+                   * 1: UTF-8, stops at bytes F0..FF (and 00 when zero),
                    * or (c1) bytes 80..9F; 2: UTF-16 or UCS-2, at
                    * surrogates (and 0000 when zero); 4: UTF-32, at
                    * surrogates and units above max (and 0 when zero) */
@@ -601,6 +602,14 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
         sc.v.sur[j] = unit > 1 && sig == 1 ? 0x08 : 0x00;
         sc.v.rev[j] = (unsigned char)(j - b + (unit - 1 - b));
     }
+    return sc;
+}
+
+/* A scan that stops nowhere (unit 0): the stretches are the steps. */
+static struct scan scan_none(void)
+{
+    struct scan sc = scan_of(1, false, false);
+    sc.unit = 0;
     return sc;
 }
 
@@ -668,6 +677,12 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
 {
     const u8k_kernels *k = u8k_active();
     size_t i = 0;
+    if (sc->unit == 0) {
+        /* (scan_none) */
+        if (d != NULL)
+            memcpy(d, s, n);
+        return n;
+    }
     for (;;) {
         size_t stop = n, j;
         if (k->units != NULL) {
@@ -989,7 +1004,8 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
 /* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
  * order to UTF-8 (the other way is the typed driver's, in
  * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 and UTF-32 to CESU-8
- * and MUTF-8, CESU-8 and MUTF-8 to UTF-16, UTF-32, UCS-2 and Latin-1,
+ * and MUTF-8, CESU-8, MUTF-8 and the RFC 2279 form to UTF-16, UTF-32,
+ * UCS-2 and Latin-1, UCS-2, windows-1252 and UTF-32 to the RFC 2279 form,
  * windows-1252 to UTF-8 and CESU-8, UTF-8 to windows-1252, from byte pos
  * of s and byte w of d (NULL: measuring), by the
  * typed driver (or a copy) over the stretches that are the same as a pair
@@ -1021,7 +1037,13 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *    its first error (valid UTF-8 without 4-byte sequences is read
  *    alike) or, to Latin-1, the first character it cannot hold; the
  *    generic loop from there: a surrogate pair, MUTF-8's C0 80, an error
- *    of the input, that character;
+ *    of the input, that character; the RFC 2279 form likewise, without
+ *    the stops at F0..FF but to UCS-2 (it reads all of valid UTF-8 as
+ *    UTF-8 does; the generic loop takes its 5- and 6-octet forms, above
+ *    U+10FFFF);
+ *  - UCS-2, windows-1252 and UTF-32 (up to each unit that is no scalar
+ *    value) to the RFC 2279 form as to UTF-8 (it writes the scalar values
+ *    alike);
  *  - UTF-8 -> windows-1252: below.
  * Returns false, having done nothing, for any other pair or when the
  * UCS-2 or UTF-32 side is not aligned to its units; else *res is the
@@ -1053,7 +1075,7 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if ((is_ucs2(from) && to == UTF8KIT_UTF8) ||
+    if ((is_ucs2(from) && (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF8_RFC2279)) ||
         ((is_ucs2(from) || from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) &&
          (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8))) {
         bool be = big_endian(from);
@@ -1062,6 +1084,15 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             return false;
         stretch_loop(P_U16_U8, &sc, pol, be ? U8K_BE : 0, from, to, s, len, d, cap, pol, x, pos, w,
                      res);
+        return true;
+    }
+    if (from == UTF8KIT_UTF32 && to == UTF8KIT_UTF8_RFC2279) {
+        /* UTF-32 -> UTF-8 up to each unit that is no scalar value: the
+         * RFC 2279 form writes the values up to 7FFFFFFF (UCS-4) too */
+        struct scan sc = scan_of(4, big_endian(from), false);
+        if (!aligned(s + pos, 4))
+            return false;
+        stretch_loop(P_U32_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
     if (from == UTF8KIT_UTF32 && (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8)) {
@@ -1108,11 +1139,14 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                      to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
-    if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) &&
+    if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8 || from == UTF8KIT_UTF8_RFC2279) &&
         (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE ||
          to == UTF8KIT_UTF32 || is_ucs2(to) || to == UTF8KIT_LATIN1)) {
         size_t osz = u8k_unit_size(to);
-        struct scan sc = scan_utf8(false);
+        /* (the RFC 2279 form reads every sequence of UTF-8 as UTF-8 does,
+         * 4-octet ones included, which UCS-2 cannot hold) */
+        struct scan sc = from == UTF8KIT_UTF8_RFC2279 && !is_ucs2(to) ? scan_none()
+                                                                       : scan_utf8(false);
         if (d != NULL && !aligned(d + w, osz))
             return false;
         /* STRICT: up to the first error, of UTF-8 (or the first character
@@ -1126,7 +1160,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                      d, cap, pol, x, pos, w, res);
         return true;
     }
-    if (from == UTF8KIT_CP1252 && (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8)) {
+    if (from == UTF8KIT_CP1252 &&
+        (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8 || to == UTF8KIT_UTF8_RFC2279)) {
         struct scan sc = scan_c1();
         size_t n;
         if (d == NULL) {
@@ -1181,7 +1216,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     return false;
 }
 
-/* UTF-32 in the other byte order than the host's with CESU-8 and MUTF-8,
+/* UTF-32 in the other byte order than the host's with CESU-8, MUTF-8 and
+ * the RFC 2279 form,
  * from byte pos of s and w of d (NULL: measuring), both aligned to 4 on
  * the UTF-32 side: the same conversion with the host's UTF-32, as the
  * whole input into d, byte-reversed after; or VIA_UNITS units at a time
@@ -1198,7 +1234,7 @@ static bool other32(utf8kit_encoding from, utf8kit_encoding to, const unsigned c
     utf8kit_result r;
     const utf8kit_encoding side = from == UTF32_OTHER ? to : from;
     if ((from != UTF32_OTHER && to != UTF32_OTHER) ||
-        (side != UTF8KIT_CESU8 && side != UTF8KIT_MUTF8))
+        (side != UTF8KIT_CESU8 && side != UTF8KIT_MUTF8 && side != UTF8KIT_UTF8_RFC2279))
         return false;
     io.bom = UTF8KIT_BOM_KEEP; /* (a BOM was dealt with: what follows is text) */
     if (to == UTF32_OTHER) {
@@ -1289,19 +1325,23 @@ static utf8kit_result convert(utf8kit_encoding from, utf8kit_encoding to, const 
         return generic(from, to, s, src_len, d, dst_cap, opt->policy, &x, pos, w, 0, src_len);
 
     /* The typed driver for the pairs the kernels know. */
+    /* (The RFC 2279 form writes the scalar values as UTF-8 does; CESU-8
+     * those below U+10000, all Latin-1 has.) */
     if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE))
         p = P_U8_U16, flags = to == UTF8KIT_UTF16BE ? U8K_BE : 0;
     else if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF32 || to == UTF32_OTHER))
         p = P_U8_U32, swap = to != UTF8KIT_UTF32;
-    else if ((from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) && to == UTF8KIT_UTF8)
+    else if ((from == UTF8KIT_UTF16LE || from == UTF8KIT_UTF16BE) &&
+             (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF8_RFC2279))
         p = P_U16_U8, flags = from == UTF8KIT_UTF16BE ? U8K_BE : 0;
     else if (from == UTF8KIT_UTF32 && to == UTF8KIT_UTF8)
         p = P_U32_U8;
-    else if (from == UTF8KIT_LATIN1 && (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8))
-        p = P_L1_U8; /* (CESU-8 writes characters below U+10000 as UTF-8 does) */
+    else if (from == UTF8KIT_LATIN1 &&
+             (to == UTF8KIT_UTF8 || to == UTF8KIT_CESU8 || to == UTF8KIT_UTF8_RFC2279))
+        p = P_L1_U8;
     else if (from == UTF8KIT_UTF8 && to == UTF8KIT_LATIN1)
         p = P_U8_L1;
-    else if (from == UTF8KIT_UTF8 && to == UTF8KIT_UTF8)
+    else if (from == UTF8KIT_UTF8 && (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF8_RFC2279))
         p = P_U8_U8;
     else
         p = P_U8_U8, typed = false;
