@@ -1,4 +1,4 @@
-// needs: utf8kit_convert utf8kit_max_output_size utf8kit_repair utf8kit_validate utf8kit_impl_select
+// needs: utf8kit_convert utf8kit_max_output_size utf8kit_repair utf8kit_validate utf8kit_impl_select u8k_convert_generic
 /*
  * fuzz_convert.c - utf8kit_convert for every pair of encodings, every
  * policy, BOM option and substitute, at every output capacity.
@@ -13,6 +13,8 @@
  *  - never a write past the capacity (canary), written <= capacity and
  *    <= utf8kit_max_output_size;
  *  - dst == NULL measures exactly what a big enough buffer gets;
+ *  - every pair gives what the generic loop alone gives
+ *    (u8k_convert_generic, internal);
  *  - input and output at odd addresses (the generic loop for every pair
  *    with a 16- or 32-bit side) give the same result and bytes; pairs of
  *    8-bit encodings (not the RFC 2279 form) give what the generic loop
@@ -28,6 +30,7 @@
  *    independent replacing decoder (fuzz_common.h).
  */
 #include "fuzz_common.h"
+#include "internal.h"
 
 struct run {
     utf8kit_result r;
@@ -194,6 +197,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    RES_ARGS(g), RES_ARGS(full.r));
         free(ib);
         free(ob);
+    }
+
+    /* every pair: the generic loop alone (u8k_convert_generic), the
+     * reference of every faster path in convert.c */
+    {
+        unsigned char *gb = fuzz_outbuf(maxsz);
+        utf8kit_result g = u8k_convert_generic(from, to, s, len, gb, maxsz, &o);
+        FUZZ_CHECK(same_result(g, full.r) && memcmp(gb, full.out, g.written) == 0,
+                   "%d->%d p%d " RES_FMT " vs the generic loop " RES_FMT, from, to, o.policy,
+                   RES_ARGS(full.r), RES_ARGS(g));
+        free(gb);
     }
 
     /* Pairs of the 8-bit encodings (UTF-8, CESU-8, MUTF-8, Latin-1,
