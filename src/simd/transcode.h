@@ -138,6 +138,12 @@ static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len,
     return true;
 }
 
+/* Blocks of ASCII in a row that the loops of lone bytes (u8k_units_lone,
+ * u8k_pext_lone) widen before they give the text back to the block loop:
+ * 8 was best of 1-32 on Latin-1 text read as UTF-8 (AVX-512; 32 took
+ * Esperanto, with few lone bytes, 0.92x). */
+#define U8K_LONE_QUIET 8
+
 /* The step a UTF-8 -> UTF-16/32 block loop's caller takes at an input
  * error under U8K_REPL, defined as `name` for a kernel whose lone-byte
  * step is `lone` (the arguments of u8k_units_replace, true when it took
@@ -148,12 +154,6 @@ static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len,
  * caller compiles as it did before the lone-byte steps: with a call
  * that passed the loop's whole state, valid text converted 1-3% slower
  * (AVX-512) and 5-9% slower under REPLACE (AVX2). */
-/* Blocks of ASCII in a row that the loops of lone bytes (u8k_units_lone,
- * u8k_pext_lone) widen before they give the text back to the block loop:
- * 8 was best of 1-32 on Latin-1 text read as UTF-8 (AVX-512; 32 took
- * Esperanto, with few lone bytes, 0.92x). */
-#define U8K_LONE_QUIET 8
-
 #define U8K_REPAIR_STEP(name, lone)                                                        \
     static U8K_NOINLINE bool name(const unsigned char *src, size_t len, size_t *done,      \
                                   size_t *od, void *out, size_t cap, unsigned flags,        \
