@@ -1155,24 +1155,15 @@ static void test_steps(void)
     free(u8);
 }
 
-/* from -> to (one side UTF-32 in the other byte order than the host's)
- * by the generic loop: input and output one byte past an aligned address,
- * where no kernel, copy or stretch takes such a UTF-32 side. The output
- * is copied to *out (caller frees). */
+/* from -> to by the generic loop alone (u8k_convert_generic), the
+ * output in *out (caller frees). */
 static utf8kit_result conv_generic(utf8kit_encoding from, utf8kit_encoding to,
                                    const unsigned char *s, size_t n, const utf8kit_options *o,
                                    unsigned char **out)
 {
     size_t cap = utf8kit_max_output_size(from, to, n);
-    unsigned char *in = malloc(n + 1), *d = malloc(cap + 1);
-    utf8kit_result r;
-    memcpy(in + 1, s, n);
-    r = utf8kit_convert(from, to, in + 1, n, d + 1, cap, o);
-    *out = malloc(r.written + 1);
-    memcpy(*out, d + 1, r.written);
-    free(in);
-    free(d);
-    return r;
+    *out = malloc(cap + 1);
+    return u8k_convert_generic(from, to, s, n, *out, cap, o);
 }
 
 /* from -> to against from -> UTF-32 in the other byte order than the
