@@ -599,6 +599,24 @@ static const char *const broken[] = {
     "\xF0\x9F\x98\x80\xF4\x90\x80\x80\xC3\xA9\xE0\x80\x80zz\xEF\xBF",
 };
 
+/* utf8kit_convert into a new block of cap bytes and 8 more (*out; the
+ * caller frees it), all A5 first; *canary: whether the 8 are untouched. */
+static utf8kit_result convert_guarded(utf8kit_encoding from, utf8kit_encoding to, const void *s,
+                                      size_t n, size_t cap, const utf8kit_options *o,
+                                      unsigned char **out, int *canary)
+{
+    unsigned char *d = malloc(cap + 8);
+    utf8kit_result r;
+    size_t k;
+    memset(d, 0xA5, cap + 8);
+    r = utf8kit_convert(from, to, s, n, d, cap, o);
+    *canary = 1;
+    for (k = cap; k < cap + 8; k++)
+        *canary &= d[k] == 0xA5;
+    *out = d;
+    return r;
+}
+
 static void cap_sweep(utf8kit_encoding from, utf8kit_encoding to, const unsigned char *src,
                       size_t n, utf8kit_policy pol)
 {
@@ -607,14 +625,10 @@ static void cap_sweep(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     utf8kit_result whole = conv(from, to, src, n, &o, &full);
     size_t cap;
     for (cap = 0; cap <= whole.written; cap++) {
-        unsigned char *d = malloc(cap + 8);
-        utf8kit_result r, r2;
-        size_t k;
-        int canary = 1;
-        memset(d, 0xA5, cap + 8);
-        r = utf8kit_convert(from, to, in, n, d, cap, &o);
-        for (k = cap; k < cap + 8; k++)
-            canary &= d[k] == 0xA5;
+        unsigned char *d;
+        utf8kit_result r2;
+        int canary;
+        utf8kit_result r = convert_guarded(from, to, in, n, cap, &o, &d, &canary);
         CHECK(canary, "%d->%d pol %d cap %zu: wrote past cap", from, to, pol, cap);
         CHECK(r.written <= cap && memcmp(d, full, r.written) == 0, "%d->%d cap %zu prefix", from,
               to, cap);
@@ -1198,14 +1212,9 @@ static void through32_same(utf8kit_encoding from, utf8kit_encoding to, const uns
     /* short of room: a prefix of the output, of the input up to read */
     for (c = 0; pol != UTF8KIT_STRICT && c < 2 && rd.written > 0; c++) {
         size_t cap = c ? rd.written - 1 : rd.written / 2;
-        unsigned char *d = malloc(cap + 8);
-        utf8kit_result r, whole;
-        size_t j;
-        int canary = 1;
-        memset(d, 0xA5, cap + 8);
-        r = utf8kit_convert(from, to, s, n, d, cap, &o);
-        for (j = cap; j < cap + 8; j++)
-            canary &= d[j] == 0xA5;
+        unsigned char *d;
+        int canary;
+        utf8kit_result r = convert_guarded(from, to, s, n, cap, &o, &d, &canary), whole;
         whole = utf8kit_convert(from, to, s, r.read, NULL, 0, &o);
         CHECK(canary && r.status == UTF8KIT_ERR_OUTPUT_TOO_SMALL && r.written <= cap &&
                   memcmp(d, direct, r.written) == 0 && whole.written == r.written,
@@ -1461,7 +1470,7 @@ static void fast_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                       utf8kit_options o)
 {
     utf8kit_result gm = u8k_convert_generic(from, to, s, n, NULL, 0, &o), fm;
-    size_t caps[3], c, k;
+    size_t caps[3], c;
     if (o.policy == UTF8KIT_ASSUME_VALID) {
         utf8kit_options st = o;
         st.policy = UTF8KIT_STRICT;
@@ -1479,15 +1488,10 @@ static void fast_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     caps[1] = gm.written / 2;
     caps[2] = gm.written ? gm.written - 1 : 0;
     for (c = 0; c < 3; c++) {
-        unsigned char *df = malloc(caps[c] + 8), *dg = malloc(caps[c] + 8);
-        utf8kit_result rf, rg;
-        int canary = 1;
-        memset(df, 0xA5, caps[c] + 8);
-        memset(dg, 0xA5, caps[c] + 8);
-        rf = utf8kit_convert(from, to, s, n, df, caps[c], &o);
-        rg = u8k_convert_generic(from, to, s, n, dg, caps[c], &o);
-        for (k = caps[c]; k < caps[c] + 8; k++)
-            canary &= df[k] == 0xA5;
+        unsigned char *df, *dg = malloc(caps[c] + 1);
+        int canary;
+        utf8kit_result rf = convert_guarded(from, to, s, n, caps[c], &o, &df, &canary);
+        utf8kit_result rg = u8k_convert_generic(from, to, s, n, dg, caps[c], &o);
         CHECK(canary && same_res(rf, rg) && memcmp(df, dg, rf.written) == 0,
               "%d->%d pol %d bom %d n %zu cap %zu: %s %zu/%zu/%zu/%zu vs generic %s %zu/%zu/%zu/%zu",
               from, to, o.policy, o.bom, n, caps[c], utf8kit_status_name(rf.status), rf.read,
