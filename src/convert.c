@@ -711,7 +711,8 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
 
 /* windows-1252 -> UTF-8 (and CESU-8, which writes its characters alike)
  * of s[0..n) to d, room bytes: the Latin-1 kernel up to each byte 80..9F
- * (sc: scan_c1, at most SCAN_STEP bytes a scan), that byte's character
+ * (latin1_to_utf8_c1, or where a kernel set has none, latin1_to_utf8 after
+ * sc: scan_c1, at most SCAN_STEP bytes a scan), that byte's character
  * encoded by the codec (u8k_cp1252_high, u8k_encode_char). Every byte is
  * a character, none an error. Returns the bytes of s converted: all n, or
  * fewer where the room runs out (at a character's start: the generic
@@ -721,9 +722,13 @@ static size_t cp1252_utf8(const u8k_kernels *k, const struct scan *sc, const uns
 {
     size_t i = 0, o = 0;
     while (i < n) {
-        size_t j = i + scan_units(sc, NULL, s + i, n - i < SCAN_STEP ? n - i : SCAN_STEP);
+        size_t j = k->latin1_to_utf8_c1 != NULL
+                       ? n
+                       : i + scan_units(sc, NULL, s + i, n - i < SCAN_STEP ? n - i : SCAN_STEP);
         if (j > i) {
-            utf8kit_result r = call_kernel(k, P_L1_U8, s + i, j - i, d + o, room - o, 0);
+            utf8kit_result r = k->latin1_to_utf8_c1 != NULL
+                                   ? k->latin1_to_utf8_c1(s + i, j - i, d + o, room - o)
+                                   : call_kernel(k, P_L1_U8, s + i, j - i, d + o, room - o, 0);
             i += r.read;
             o += r.written;
             if (r.status != UTF8KIT_OK)

@@ -31,6 +31,7 @@ const u8k_kernels u8k_scalar_kernels = {
     u8k_scalar_count_assume_valid,
     NULL,
     NULL,
+    NULL,
 };
 
 #ifdef UTF8KIT_HAVE_X86_SIMD
@@ -264,6 +265,7 @@ static const u8k_kernels first_kernels = {
     first_count_assume_valid,
     NULL, /* (only where it helps: u8_copy in convert.c goes on without) */
     NULL, /* (the scans and copies in convert.c go on without) */
+    NULL, /* (cp1252_utf8 in convert.c goes on without) */
 };
 
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */

@@ -160,6 +160,11 @@ typedef struct u8k_kernels {
      * NULL: see simd/units.h. Returns how many bytes they are. */
     size_t (*units)(unsigned char *d, const unsigned char *s, size_t n,
                     const struct u8k_unit_scan *u);
+    /* latin1_to_utf8 of the bytes before the first byte 80..9F (where
+     * windows-1252 is not Latin-1): status OK with read there when there
+     * is one. Or NULL: convert.c scans for those bytes first (units). */
+    utf8kit_result (*latin1_to_utf8_c1)(const unsigned char *src, size_t len, unsigned char *dst,
+                                        size_t cap);
 } u8k_kernels;
 
 extern const u8k_kernels u8k_scalar_kernels;

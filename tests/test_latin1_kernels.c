@@ -15,6 +15,9 @@
  *  - flags 0 (STRICT) and U8K_TRUSTED (on invalid input, which breaks
  *    the promise, only the bounds are checked);
  *  - Latin-1 of every density of bytes >= 80, with the same rooms;
+ *  - the kernel's latin1_to_utf8_c1 (windows-1252 up to a byte 80..9F)
+ *    where it has one, on the same inputs and with a byte 80..9F at each
+ *    place;
  *  - the public REPLACE, SKIP and STRICT calls, active kernel against
  *    the scalar one, on long text with characters above U+00FF.
  * Status, read, written, error_len and the bytes written must all agree.
@@ -184,12 +187,36 @@ static void utf8_long(void)
     }
 }
 
-/* Latin-1 -> UTF-8 of the n bytes s with room cap. */
+/* The kernel's latin1_to_utf8_c1, where it has one, of the n bytes at
+ * in (at the input guard) with room cap: as the scalar Latin-1 kernel of
+ * the bytes before the first byte 80..9F. */
+static void check_c1(const unsigned char *in, size_t n, size_t cap, const char *what)
+{
+    unsigned char *d = out_end - cap;
+    utf8kit_result w, r;
+    size_t m = 0;
+    if (K->latin1_to_utf8_c1 == NULL)
+        return;
+    while (m < n && (in[m] & 0xE0) != 0x80)
+        m++;
+    w = u8k_scalar_kernels.latin1_to_utf8(in, m, expect, cap);
+    memset(d, 0xA5, cap);
+    r = K->latin1_to_utf8_c1(in, n, d, cap);
+    CHECK(test_same_result(r, w),
+          "latin1>utf8 c1 %s len %zu (80..9F at %zu) cap %zu: kernel %s %zu %zu %zu, scalar %s "
+          "%zu %zu %zu",
+          what, n, m, cap, SHOW(r), SHOW(w));
+    CHECK(r.written > cap || memcmp(d, expect, r.written) == 0,
+          "latin1>utf8 c1 %s len %zu cap %zu: output differs", what, n, cap);
+}
+
+/* Latin-1 -> UTF-8 of the n bytes s with room cap (and check_c1). */
 static void check_l1(const unsigned char *s, size_t n, size_t cap, const char *what)
 {
     unsigned char *in = in_end - n, *d = out_end - cap;
     utf8kit_result w, r;
     memmove(in, s, n);
+    check_c1(in, n, cap, what);
     w = u8k_scalar_kernels.latin1_to_utf8(in, n, expect, cap);
     memset(d, 0xA5, cap);
     r = K->latin1_to_utf8(in, n, d, cap);
@@ -247,6 +274,44 @@ static void latin1_lengths(void)
     }
 }
 
+/* latin1_to_utf8_c1 on Latin-1 of bytes 00..7F and A0..FF with one byte
+ * 80..9F, at each place of each length 1..300 (in and around the
+ * blocks, and in the last part), rooms exact and short of it; and runs
+ * of several. */
+static void c1_places(void)
+{
+    static unsigned char t[4096];
+    size_t n, p, k, high;
+    if (K->latin1_to_utf8_c1 == NULL)
+        return;
+    for (n = 1; n <= 300; n++) {
+        for (k = 0; k < n; k++)
+            t[k] = (unsigned char)(rnd() % 4 == 0 ? 0xA0 + rnd() % 0x60 : rnd() % 0x80);
+        for (p = 0; p < n; p += 1 + (size_t)test_quick() * 4) {
+            unsigned char *in = in_end - n, keep = t[p];
+            t[p] = (unsigned char)(0x80 + rnd() % 0x20);
+            memmove(in, t, n);
+            for (k = 0, high = 0; k < p; k++)
+                high += t[k] >> 7;
+            check_c1(in, n, p + high, "place exact");
+            check_c1(in, n, n * 2, "place");
+            if (p + high > 0)
+                check_c1(in, n, p + high - 1, "place short");
+            t[p] = keep;
+        }
+    }
+    for (n = 0; n < 300; n++) {
+        size_t len = 1 + rnd() % sizeof t;
+        unsigned char *in = in_end - len;
+        for (k = 0; k < len; k++)
+            in[k] = (unsigned char)(rnd() % 200 == 0 ? 0x80 + rnd() % 0x20
+                                    : rnd() % 4 == 0 ? 0xA0 + rnd() % 0x60
+                                                     : rnd() % 0x80);
+        check_c1(in, len, 2 * len, "runs");
+        check_c1(in, len, rnd() % (2 * len), "runs room");
+    }
+}
+
 /* The public one-shot calls under each policy, active kernel against the
  * scalar one: text of U+0000..U+00FF with characters above U+00FF and
  * invalid bytes now and then (REPLACE and SKIP call the kernel again
@@ -293,6 +358,7 @@ int main(void)
     utf8_lengths();
     utf8_long();
     latin1_lengths();
+    c1_places();
     policies(impl);
     return test_done("test_latin1_kernels");
 }

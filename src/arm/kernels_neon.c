@@ -291,4 +291,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_count_assume_valid,
     simd_utf8_repair,
     simd_units,
+    NULL,
 };

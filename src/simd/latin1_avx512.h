@@ -89,12 +89,23 @@ U8K_INLINE bool u8k_l1_block(__m512i w, uint64_t high, size_t k, unsigned char *
     return true;
 }
 
+/* The bytes 80..9F of w, as a mask. */
+U8K_INLINE uint64_t u8k_c1_mask(__m512i w)
+{
+    return (uint64_t)_mm512_cmpeq_epi8_mask(_mm512_and_si512(w, _mm512_set1_epi8((char)0xE0)),
+                                            _mm512_set1_epi8((char)0x80));
+}
+
 /* Latin-1 -> UTF-8: whole blocks of 64, then the last part as a block of
  * fewer. A block is converted only when its whole output fits; otherwise
  * the scalar kernel converts what fits and reports the rest, so the result
- * is the reference's. Latin-1 has no errors. */
-static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
-                                               unsigned char *dst, size_t cap)
+ * is the reference's. Latin-1 has no errors. With c1 (windows-1252, the
+ * latin1_to_utf8_c1 entry), the conversion ends before the first byte
+ * 80..9F, OK with read there: its bytes are cut from a non-ASCII block
+ * (u8k_c1_mask, two operations), and the scalar kernel is given only the
+ * bytes before the next one. */
+U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, unsigned char *dst,
+                                         size_t cap, bool c1)
 {
     size_t i = 0, o = 0, n;
     utf8kit_result r;
@@ -107,6 +118,13 @@ static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t 
             o += 64;
             continue;
         }
+        if (c1) {
+            uint64_t m = u8k_c1_mask(w);
+            if (m != 0) {
+                len = i + (size_t)__builtin_ctzll(m);
+                break;
+            }
+        }
         if (!u8k_l1_block(w, high, 64, dst + o, cap - o, &n))
             goto rest;
         i += 64;
@@ -116,7 +134,17 @@ static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t 
         size_t k = len - i;
         __m512i w = _mm512_maskz_loadu_epi8(u8k_low_bits(k), src + i);
         uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
+        if (c1 && high != 0) {
+            uint64_t m = u8k_c1_mask(w);
+            if (m != 0) {
+                k = (size_t)__builtin_ctzll(m);
+                len = i + k;
+                w = _mm512_maskz_mov_epi8(u8k_low_bits(k), w);
+                high &= u8k_low_bits(k);
+            }
+        }
         if (high == 0) {
+            /* (k is 0 when the part starts at a byte 80..9F) */
             if (cap - o >= k) {
                 u8k_store_n(dst + o, w, k, cap - o);
                 i += k;
@@ -128,10 +156,31 @@ static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t 
         }
     }
 rest:
+    if (c1) {
+        /* up to the next byte 80..9F (or the one the loops found) */
+        size_t e = i;
+        while (e < len && (src[e] & 0xE0) != 0x80)
+            e++;
+        len = e;
+    }
     if (i == len)
         return u8k_res(UTF8KIT_OK, i, o, 0);
     r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
     return u8k_shift(r, i, o);
+}
+
+static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
+                                               unsigned char *dst, size_t cap)
+{
+    return u8k_latin1_run(src, len, dst, cap, false);
+}
+
+/* (not split in two parts: a stretch of windows-1252 between two bytes
+ * 80..9F is seldom long) */
+static utf8kit_result simd_latin1_to_utf8_c1_vbmi2(const unsigned char *src, size_t len,
+                                                   unsigned char *dst, size_t cap)
+{
+    return u8k_latin1_run(src, len, dst, cap, true);
 }
 
 /*

@@ -340,7 +340,8 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
      to_latin1,                                                                         \
      simd_count_assume_valid,                                                           \
      simd_utf8_repair,                                                                  \
-     simd_units}
+     simd_units,                                                                        \
+     NULL}
 const u8k_kernels u8k_avx2_kernels =
     U8K_AVX2_TABLE(simd_utf16_to_utf8_shuffle, simd_utf32_to_utf8_shuffle,
                    simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext);

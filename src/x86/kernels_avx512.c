@@ -153,4 +153,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_count_assume_valid,
     simd_utf8_repair_vbmi2,
     simd_units,
+    simd_latin1_to_utf8_c1_vbmi2,
 };

@@ -261,4 +261,5 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_count_assume_valid,
     simd_utf8_repair,
     simd_units,
+    NULL,
 };
