@@ -51,8 +51,9 @@ static void check_table(void)
     CHECK(v->utf16_to_utf8 == u8k_sse42_utf16_to_utf8 &&
               v->utf32_to_utf8 == u8k_sse42_utf32_to_utf8 &&
               v->latin1_to_utf8 == u8k_sse42_latin1_to_utf8 &&
-              v->utf8_to_latin1 == u8k_sse42_utf8_to_latin1,
-          "the operations with PEXT are SSE4.2's");
+              v->utf8_to_latin1 == u8k_sse42_utf8_to_latin1 && v->latin1_to_utf8_c1 == NULL,
+          "the operations with PEXT are SSE4.2's (which has no latin1_to_utf8_c1)");
+    CHECK(a->latin1_to_utf8_c1 != NULL, "AVX2 has its latin1_to_utf8_c1");
 }
 
 static bool same(utf8kit_result x, utf8kit_result y)

@@ -49,9 +49,12 @@ U8K_INLINE size_t u8k_l1_16(__m128i h, unsigned char *d)
 }
 
 /* Latin-1 -> UTF-8, 32 bytes per step: an ASCII block is copied, another
- * one converted in two halves of 16. */
-static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t len,
-                                              unsigned char *dst, size_t cap)
+ * one converted in two halves of 16. With c1 (windows-1252, the
+ * latin1_to_utf8_c1 entry), the conversion ends before the first byte
+ * 80..9F, OK with read there: a non-ASCII block with one ends the loop,
+ * and the scalar kernel converts the bytes before it. */
+U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, unsigned char *dst,
+                                         size_t cap, bool c1)
 {
     size_t i = 0, o = 0;
     utf8kit_result r;
@@ -64,6 +67,10 @@ static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t l
             o += 32;
             continue;
         }
+        if (c1 && _mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                      _mm256_and_si256(w, _mm256_set1_epi8((char)0xE0)),
+                      _mm256_set1_epi8((char)0x80))) != 0)
+            break;
         if (__builtin_popcount(high) <= 4 && len - i >= 64 && cap - o >= 96) {
             /* Few bytes >= 80 (most blocks of Latin text): the block is
              * copied, then at each such byte, in order, its pair is
@@ -90,8 +97,29 @@ static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t l
         o += u8k_l1_16(_mm256_extracti128_si256(w, 1), dst + o);
         i += 32;
     }
+    if (c1) {
+        /* up to the next byte 80..9F */
+        size_t e = i;
+        while (e < len && (src[e] & 0xE0) != 0x80)
+            e++;
+        len = e;
+    }
     r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
     return u8k_shift(r, i, o);
+}
+
+static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t len,
+                                              unsigned char *dst, size_t cap)
+{
+    return u8k_latin1_run(src, len, dst, cap, false);
+}
+
+/* (not split in two parts: a stretch of windows-1252 between two bytes
+ * 80..9F is seldom long) */
+static utf8kit_result simd_latin1_to_utf8_c1_pext(const unsigned char *src, size_t len,
+                                                  unsigned char *dst, size_t cap)
+{
+    return u8k_latin1_run(src, len, dst, cap, true);
 }
 
 /* (in two parts when long: u8k_split) */

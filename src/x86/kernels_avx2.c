@@ -322,9 +322,10 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/repair.h"
 #include "simd/units.h"
 
-/* The table, its four operations that use PEXT given: AVX2's own, or for
- * a CPU whose PEXT is slow (x86/x86.h) SSE4.2's. */
-#define U8K_AVX2_TABLE(from16, from32, from_latin1, to_latin1)                            \
+/* The table, its five operations that use PEXT given: AVX2's own, or for
+ * a CPU whose PEXT is slow (x86/x86.h) SSE4.2's (which has no
+ * latin1_to_utf8_c1). */
+#define U8K_AVX2_TABLE(from16, from32, from_latin1, to_latin1, from_latin1_c1)            \
     {"avx2",                                                                            \
      simd_is_valid,                                                                     \
      simd_validate,                                                                     \
@@ -341,10 +342,10 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
      simd_count_assume_valid,                                                           \
      simd_utf8_repair,                                                                  \
      simd_units,                                                                        \
-     NULL}
+     from_latin1_c1}
 const u8k_kernels u8k_avx2_kernels =
     U8K_AVX2_TABLE(simd_utf16_to_utf8_shuffle, simd_utf32_to_utf8_shuffle,
-                   simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext);
+                   simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext, simd_latin1_to_utf8_c1_pext);
 const u8k_kernels u8k_avx2_slow_pext_kernels =
     U8K_AVX2_TABLE(u8k_sse42_utf16_to_utf8, u8k_sse42_utf32_to_utf8, u8k_sse42_latin1_to_utf8,
-                   u8k_sse42_utf8_to_latin1);
+                   u8k_sse42_utf8_to_latin1, NULL);
