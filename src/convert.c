@@ -542,20 +542,21 @@ static size_t next_f0(const unsigned char *s, size_t i, size_t len, bool zero)
     return i;
 }
 
-/* The offset of the first byte 80..9F in s[i..len), or len (their top
- * three bits masked and compared with 80 give 00). */
-static size_t next_c1(const unsigned char *s, size_t i, size_t len)
+/* The offset of the first byte 80..9F (when c1) or 00 (when zero) in
+ * s[i..len), or len (the top three bits of a byte 80..9F masked and
+ * compared with 80 give 00; zero bytes as in next_f0). */
+static size_t next_l1(const unsigned char *s, size_t i, size_t len, bool c1, bool zero)
 {
     const uint64_t ones = UINT64_C(0x0101010101010101), tops = ones << 7;
     for (; len - i >= 8; i += 8) {
         uint64_t x, t;
         memcpy(&x, s + i, 8);
         t = (x & ones * 0xE0) ^ tops;
-        if ((t - ones) & ~t & tops)
+        if ((c1 && ((t - ones) & ~t & tops)) || (zero && ((x - ones) & ~x & tops)))
             break;
     }
     for (; i < len; i++)
-        if ((s[i] & 0xE0) == 0x80)
+        if ((c1 && (s[i] & 0xE0) == 0x80) || (zero && s[i] == 0))
             break;
     return i;
 }
@@ -566,11 +567,12 @@ struct scan {
     struct u8k_unit_scan v;
     size_t unit;  /* 0: stops nowhere (scan_none);
                    * 1: UTF-8, stops at bytes F0..FF (and 00 when zero),
-                   * or (c1) bytes 80..9F; 2: UTF-16 or UCS-2, at
+                   * or (l1: Latin-1 and windows-1252) at bytes 80..9F
+                   * when c1 and 00 when zero; 2: UTF-16 or UCS-2, at
                    * surrogates (and 0000 when zero); 4: UTF-32, at
                    * surrogates and units above max (and 0 when zero) */
     uint32_t max; /* 10FFFF (units that are not scalar values), or FFFF */
-    bool zero, c1;
+    bool zero, c1, l1;
     bool be;      /* the units are big-endian */
 };
 
@@ -587,6 +589,7 @@ static struct scan scan_of(size_t unit, bool be, bool swap)
     sc.max = 0x10FFFF;
     sc.zero = false;
     sc.c1 = false;
+    sc.l1 = false;
     sc.be = be;
     memset(sc.v.top, 0, sizeof sc.v.top);
     sc.v.top[0xD] = 0x08;
@@ -640,11 +643,22 @@ static struct scan scan_mutf16(bool be)
 static struct scan scan_c1(void)
 {
     struct scan sc = scan_of(1, false, false);
-    sc.c1 = true;
+    sc.c1 = sc.l1 = true;
     memset(sc.v.lim, 0xFF, sizeof sc.v.lim);
     memset(sc.v.sur, 0xFF, sizeof sc.v.sur);
     memset(sc.v.top, 0, sizeof sc.v.top);
     sc.v.top[0x8] = sc.v.top[0x9] = 0xFF;
+    return sc;
+}
+
+/* The scan of Latin-1 (c1: windows-1252, then for bytes 80..9F too) for
+ * bytes 00, which MUTF-8 writes C0 80. */
+static struct scan scan_zero8(bool c1)
+{
+    struct scan sc = c1 ? scan_c1() : scan_of(1, false, false);
+    sc.l1 = sc.zero = true;
+    memset(sc.v.low, 0x01, sizeof sc.v.low);
+    memset(sc.v.lim, 0xFF, sizeof sc.v.lim);
     return sc;
 }
 
@@ -690,7 +704,7 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
             if (n - i > 64)
                 stop = i + 64;
         }
-        j = sc->c1          ? next_c1(s, i, stop)
+        j = sc->l1          ? next_l1(s, i, stop, sc->c1, sc->zero)
             : sc->unit == 1 ? next_f0(s, i, stop, sc->zero)
             : sc->unit == 2 ? next_surrogate(s, i, stop, sc->be, sc->zero)
                             : next_bad32(s, i, stop, sc->be, sc->max, sc->zero);
@@ -1010,8 +1024,9 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  * order to UTF-8 (the other way is the typed driver's, in
  * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 and UTF-32 to CESU-8
  * and MUTF-8, CESU-8, MUTF-8 and the RFC 2279 form to UTF-16, UTF-32,
- * UCS-2 and Latin-1, UCS-2, windows-1252 and UTF-32 to the RFC 2279 form,
- * windows-1252 to UTF-8 and CESU-8, UTF-8 to windows-1252, from byte pos
+ * UCS-2, Latin-1, windows-1252 and each other, UCS-2, windows-1252 and
+ * UTF-32 to the RFC 2279 form, windows-1252 to UTF-8 and CESU-8, Latin-1
+ * and windows-1252 to MUTF-8, UTF-8 to windows-1252, from byte pos
  * of s and byte w of d (NULL: measuring), by the
  * typed driver (or a copy) over the stretches that are the same as a pair
  * the kernels know, and the generic loop for what lies between them:
@@ -1037,19 +1052,24 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - windows-1252 -> UTF-8 and CESU-8: cp1252_utf8 (Latin-1 -> UTF-8 up
  *    to the next byte 80..9F, the one range where they differ, and that
  *    byte's character; measuring: the generic loop for that byte);
- *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16, UTF-32, UCS-2 and Latin-1: up
- *    to the next byte F0..FF, the kernel from UTF-8 under STRICT up to
- *    its first error (valid UTF-8 without 4-byte sequences is read
- *    alike) or, to Latin-1, the first character it cannot hold; the
- *    generic loop from there: a surrogate pair, MUTF-8's C0 80, an error
- *    of the input, that character; the RFC 2279 form likewise, without
- *    the stops at F0..FF but to UCS-2 (it reads all of valid UTF-8 as
- *    UTF-8 does; the generic loop takes its 5- and 6-octet forms, above
- *    U+10FFFF);
+ *  - CESU-8 and MUTF-8 -> UTF-8, UTF-16, UTF-32, UCS-2, Latin-1 and
+ *    each other and the RFC 2279 form: up to the next byte F0..FF (and
+ *    to MUTF-8 00), the kernel from UTF-8 under STRICT up to its first
+ *    error (valid UTF-8 without 4-byte sequences is read alike, and
+ *    written alike but U+0000 in MUTF-8) or, to Latin-1, the first
+ *    character it cannot hold; the generic loop from there: a surrogate
+ *    pair, MUTF-8's C0 80, an error of the input, that character; the
+ *    RFC 2279 form likewise, without the stops at F0..FF but to UCS-2,
+ *    CESU-8 and MUTF-8 (it reads all of valid UTF-8 as UTF-8 does; the
+ *    generic loop takes its 5- and 6-octet forms, above U+10FFFF);
+ *  - Latin-1 and windows-1252 -> MUTF-8: Latin-1 -> UTF-8 up to the next
+ *    byte 00 (and 80..9F: scan_zero8), the generic loop for that byte;
  *  - UCS-2, windows-1252 and UTF-32 (up to each unit that is no scalar
  *    value) to the RFC 2279 form as to UTF-8 (it writes the scalar values
  *    alike);
- *  - UTF-8 -> windows-1252: below.
+ *  - UTF-8, CESU-8, MUTF-8 and the RFC 2279 form -> windows-1252: below
+ *    (they hold U+0000..U+00FF alike, but for MUTF-8's C0 80, at which
+ *    the kernel stops).
  * Returns false, having done nothing, for any other pair or when the
  * UCS-2 or UTF-32 side is not aligned to its units; else *res is the
  * answer, what the generic loop alone would give (bench/RESULTS.md,
@@ -1146,12 +1166,17 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
     if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8 || from == UTF8KIT_UTF8_RFC2279) &&
         (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE ||
-         to == UTF8KIT_UTF32 || is_ucs2(to) || to == UTF8KIT_LATIN1)) {
+         to == UTF8KIT_UTF32 || is_ucs2(to) || to == UTF8KIT_LATIN1 ||
+         ((to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8 || to == UTF8KIT_UTF8_RFC2279) &&
+          to != from))) {
         size_t osz = u8k_unit_size(to);
         /* (the RFC 2279 form reads every sequence of UTF-8 as UTF-8 does,
-         * 4-octet ones included, which UCS-2 cannot hold) */
-        struct scan sc = from == UTF8KIT_UTF8_RFC2279 && !is_ucs2(to) ? scan_none()
-                                                                       : scan_utf8(false);
+         * 4-octet ones included, which UCS-2 cannot hold and CESU-8 and
+         * MUTF-8 write otherwise; MUTF-8 writes U+0000 C0 80) */
+        struct scan sc = from == UTF8KIT_UTF8_RFC2279 && !is_ucs2(to) && to != UTF8KIT_CESU8 &&
+                                 to != UTF8KIT_MUTF8
+                             ? scan_none()
+                             : scan_utf8(to == UTF8KIT_MUTF8);
         if (d != NULL && !aligned(d + w, osz))
             return false;
         /* STRICT: up to the first error, of UTF-8 (or the first character
@@ -1163,6 +1188,14 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                      &sc, UTF8KIT_STRICT,
                      to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE ? U8K_BE : 0, from, to, s, len,
                      d, cap, pol, x, pos, w, res);
+        return true;
+    }
+    if ((from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252) && to == UTF8KIT_MUTF8) {
+        /* Latin-1 -> UTF-8 (MUTF-8 writes U+0001..U+00FF alike) up to
+         * each byte 00, and for windows-1252 each byte 80..9F: the generic
+         * loop takes that byte */
+        struct scan sc = scan_zero8(from == UTF8KIT_CP1252);
+        stretch_loop(P_L1_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
     if (from == UTF8KIT_CP1252 &&
@@ -1178,7 +1211,9 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w + n, 0, len);
         return true;
     }
-    if (from == UTF8KIT_UTF8 && to == UTF8KIT_CP1252) {
+    if ((from == UTF8KIT_UTF8 || from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8 ||
+         from == UTF8KIT_UTF8_RFC2279) &&
+        to == UTF8KIT_CP1252) {
         /* UTF-8 -> Latin-1 under STRICT, but for U+0080..U+009F, which it
          * writes as bytes 80..9F and windows-1252 holds but five of: the
          * output is scanned for those bytes, and the input walked back to
