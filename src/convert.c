@@ -1026,7 +1026,8 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  * and MUTF-8, CESU-8, MUTF-8 and the RFC 2279 form to UTF-16, UTF-32,
  * UCS-2, Latin-1, windows-1252 and each other, UCS-2, windows-1252 and
  * UTF-32 to the RFC 2279 form, windows-1252 to UTF-8 and CESU-8, Latin-1
- * and windows-1252 to MUTF-8, UTF-8 to windows-1252, from byte pos
+ * and windows-1252 to MUTF-8, UTF-8 to windows-1252, and each of these
+ * (but UTF-8, typed) and Latin-1 and windows-1252 to itself, from byte pos
  * of s and byte w of d (NULL: measuring), by the
  * typed driver (or a copy) over the stretches that are the same as a pair
  * the kernels know, and the generic loop for what lies between them:
@@ -1127,14 +1128,15 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         stretch_loop(P_U32_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
-    if (from != to && ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 &&
-                        (is_ucs2(from) || is_ucs2(to))) ||
-                       (u8k_unit_size(from) == 4 && u8k_unit_size(to) == 4))) {
+    if ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 &&
+         (is_ucs2(from) || is_ucs2(to) || from == to)) ||
+        (u8k_unit_size(from) == 4 && u8k_unit_size(to) == 4)) {
         /* UCS-2 to or from UTF-16, UCS-2 or UTF-32 in the other byte
-         * order: the units up to the next surrogate (UTF-32: the next one
-         * that is not a scalar value) are the same characters in both,
-         * copied (byte-reversed when the orders differ); the generic loop
-         * takes that unit, and the unit where the room runs out. */
+         * order, UTF-16, UCS-2 or UTF-32 to itself: the units up to the
+         * next surrogate (UTF-32: the next one that is not a scalar value)
+         * are the same characters in both, copied (byte-reversed when the
+         * orders differ); the generic loop takes that unit, and the unit
+         * where the room runs out. */
         size_t unit = u8k_unit_size(from), end = pos + (len - pos) / unit * unit, gen = 0;
         bool ibe = big_endian(from);
         struct scan sc = scan_of(unit, ibe, ibe != big_endian(to));
@@ -1167,8 +1169,7 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     if ((from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8 || from == UTF8KIT_UTF8_RFC2279) &&
         (to == UTF8KIT_UTF8 || to == UTF8KIT_UTF16LE || to == UTF8KIT_UTF16BE ||
          to == UTF8KIT_UTF32 || is_ucs2(to) || to == UTF8KIT_LATIN1 ||
-         ((to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8 || to == UTF8KIT_UTF8_RFC2279) &&
-          to != from))) {
+         to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8 || to == UTF8KIT_UTF8_RFC2279)) {
         size_t osz = u8k_unit_size(to);
         /* (the RFC 2279 form reads every sequence of UTF-8 as UTF-8 does,
          * 4-octet ones included, which UCS-2 cannot hold and CESU-8 and
@@ -1188,6 +1189,19 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                      &sc, UTF8KIT_STRICT,
                      to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE ? U8K_BE : 0, from, to, s, len,
                      d, cap, pol, x, pos, w, res);
+        return true;
+    }
+    if (from == to && (from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252)) {
+        /* every byte a character, written back as it was (windows-1252
+         * too: WHATWG maps its five unassigned bytes to U+0081.. and
+         * back) */
+        size_t n = len - pos;
+        if (d != NULL && n > cap - w)
+            n = cap - w;
+        if (d != NULL)
+            memcpy(d + w, s + pos, n);
+        /* the generic loop from where the room ran out, if it did */
+        *res = generic(from, to, s, len, d, cap, pol, x, pos + n, w + n, 0, len);
         return true;
     }
     if ((from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252) && to == UTF8KIT_MUTF8) {
