@@ -718,6 +718,53 @@ static size_t scan_units(const struct scan *sc, unsigned char *d, const unsigned
     }
 }
 
+/* UTF-16 (big-endian when be) from s[0..n), whole units, to d (d NULL:
+ * measuring), byte-reversed when swap: the valid surrogate pairs and the
+ * other units among them, up to a lone surrogate, a pair that n cuts, or
+ * 8 units in a row without a pair (the units kernel takes such runs
+ * faster). Runs of pairs go 8 bytes a step: the high bytes of both
+ * pairs masked (mask) and compared with D8, DC, D8, DC (want). Returns
+ * the bytes copied. */
+static size_t utf16_pairs(unsigned char *d, const unsigned char *s, size_t n, bool be, bool swap)
+{
+    const unsigned char *t = s + (be ? 0 : 1); /* the high bytes of the units */
+    static const unsigned char mb[2][8] = {{0, 0xFC, 0, 0xFC, 0, 0xFC, 0, 0xFC},
+                                           {0xFC, 0, 0xFC, 0, 0xFC, 0, 0xFC, 0}};
+    static const unsigned char wb[2][8] = {{0, 0xD8, 0, 0xDC, 0, 0xD8, 0, 0xDC},
+                                           {0xD8, 0, 0xDC, 0, 0xD8, 0, 0xDC, 0}};
+    uint64_t mask, want, x;
+    size_t i = 0, plain = 0, u;
+    memcpy(&mask, mb[be], 8);
+    memcpy(&want, wb[be], 8);
+    while (n - i >= 2 && plain < 8) {
+        if (n - i >= 8) {
+            memcpy(&x, s + i, 8);
+            if ((x & mask) == want) {
+                const uint64_t lo = UINT64_C(0x00FF00FF00FF00FF);
+                if (d != NULL && swap)
+                    x = (x >> 8 & lo) | (x & lo) << 8;
+                if (d != NULL)
+                    memcpy(d + i, &x, 8);
+                i += 8;
+                plain = 0;
+                continue;
+            }
+        }
+        if ((t[i] & 0xF8) != 0xD8)
+            u = 1, plain++;
+        else if ((t[i] & 0xFC) == 0xD8 && n - i >= 4 && (t[i + 2] & 0xFC) == 0xDC)
+            u = 2, plain = 0;
+        else
+            break;
+        if (d != NULL && swap)
+            swap16(d + i, s + i, 2 * u);
+        else if (d != NULL)
+            memcpy(d + i, s + i, 2 * u);
+        i += 2 * u;
+    }
+    return i;
+}
+
 /* Scans for where a stretch ends (stretches, below) go this many bytes at
  * most, so that the kernels read what they scanned from the cache (10 MB
  * of UCS-2 to UTF-8 went 15% faster). */
@@ -1024,7 +1071,8 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  * order to UTF-8 (the other way is the typed driver's, in
  * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 and UTF-32 to CESU-8
  * and MUTF-8, CESU-8, MUTF-8 and the RFC 2279 form to UTF-16, UTF-32,
- * UCS-2, Latin-1, windows-1252 and each other, UCS-2, windows-1252 and
+ * UCS-2, Latin-1, windows-1252 and each other, UTF-16 in either byte
+ * order to UTF-16 and UCS-2 in either, UCS-2, windows-1252 and
  * UTF-32 to the RFC 2279 form, windows-1252 to UTF-8 and CESU-8, Latin-1
  * and windows-1252 to MUTF-8, UTF-8 to windows-1252, and each of these
  * (but UTF-8, typed) and Latin-1 and windows-1252 to itself, from byte pos
@@ -1040,9 +1088,11 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *    characters below U+10000 as UTF-8 does, but MUTF-8 U+0000: it stops
  *    at that unit too); UTF-32 in the host's order -> CESU-8 and MUTF-8
  *    by UTF-32 -> UTF-8 up to the next unit above FFFF (or 0 for MUTF-8);
- *  - UCS-2 to and from UTF-16, and between the byte orders of UCS-2 and of
- *    UTF-32: the units up to the next surrogate (UTF-32: the next one that
- *    is not a scalar value) copied, byte-reversed when the orders differ;
+ *  - UCS-2 to and from UTF-16, between the byte orders of UTF-16, UCS-2
+ *    and UTF-32, and each of them to itself: the units up to the next
+ *    surrogate (UTF-32: the next one that is not a scalar value) copied,
+ *    byte-reversed when the orders differ; between UTF-16s, the surrogate
+ *    pairs after it too (utf16_pairs);
  *  - UTF-8 -> UCS-2: UTF-8 -> UTF-16 up to the next byte F0..FF (UCS-2
  *    and UTF-16 write characters below U+10000 alike, and a byte F0..FF
  *    never continues a sequence, so one cut there is an error in the whole
@@ -1128,27 +1178,33 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         stretch_loop(P_U32_U8, &sc, pol, 0, from, to, s, len, d, cap, pol, x, pos, w, res);
         return true;
     }
-    if ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2 &&
-         (is_ucs2(from) || is_ucs2(to) || from == to)) ||
+    if ((u8k_unit_size(from) == 2 && u8k_unit_size(to) == 2) ||
         (u8k_unit_size(from) == 4 && u8k_unit_size(to) == 4)) {
-        /* UCS-2 to or from UTF-16, UCS-2 or UTF-32 in the other byte
-         * order, UTF-16, UCS-2 or UTF-32 to itself: the units up to the
+        /* Between UTF-16 and UCS-2 in either byte order, and between the
+         * byte orders of UTF-32 (or to the same one): the units up to the
          * next surrogate (UTF-32: the next one that is not a scalar value)
          * are the same characters in both, copied (byte-reversed when the
-         * orders differ); the generic loop takes that unit, and the unit
-         * where the room runs out. */
+         * orders differ); between UTF-16s, utf16_pairs then copies the
+         * surrogate pairs and the units among them; the generic loop
+         * takes what is left (an invalid unit, a pair to or from UCS-2),
+         * and the unit where the room runs out. */
         size_t unit = u8k_unit_size(from), end = pos + (len - pos) / unit * unit, gen = 0;
-        bool ibe = big_endian(from);
-        struct scan sc = scan_of(unit, ibe, ibe != big_endian(to));
+        bool ibe = big_endian(from), swap = ibe != big_endian(to);
+        bool pairs = unit == 2 && !is_ucs2(from) && !is_ucs2(to);
+        struct scan sc = scan_of(unit, ibe, swap);
         if (!aligned(s + pos, unit) || (d != NULL && !aligned(d + w, unit)))
             return false;
         while (pos < end) {
             /* as far as the room goes: the generic loop finds it short */
             size_t n = d != NULL && end - pos > cap - w ? (cap - w) / unit * unit : end - pos;
-            n = scan_units(&sc, d ? d + w : NULL, s + pos, n);
-            gen = more(gen, n, unit);
-            pos += n;
-            w += n;
+            size_t k = scan_units(&sc, d ? d + w : NULL, s + pos, n), m = 0;
+            if (pairs && k < n)
+                m = utf16_pairs(d ? d + w + k : NULL, s + pos + k, n - k, ibe, swap);
+            pos += k + m;
+            w += k + m;
+            if (m > 0)
+                continue;
+            gen = more(gen, k, unit);
             if (pos < end &&
                 !generic_to(from, to, s, len, d, cap, pol, x,
                             gen < (len - pos) / unit ? pos + unit * gen : len, &pos, &w, &rep, res))
