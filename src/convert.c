@@ -1067,18 +1067,11 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
     *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
 }
 
-/* UTF-8 to and from UCS-2, CESU-8 and MUTF-8, UTF-32 in the other byte
- * order to UTF-8 (the other way is the typed driver's, in
- * utf8kit_convert), UCS-2 to and from UTF-16, UTF-16 and UTF-32 to CESU-8
- * and MUTF-8, CESU-8, MUTF-8 and the RFC 2279 form to UTF-16, UTF-32,
- * UCS-2, Latin-1, windows-1252 and each other, UTF-16 in either byte
- * order to UTF-16 and UCS-2 in either, UCS-2, windows-1252 and
- * UTF-32 to the RFC 2279 form, windows-1252 to UTF-8 and CESU-8, Latin-1
- * and windows-1252 to MUTF-8, UTF-8 to windows-1252, and each of these
- * (but UTF-8, typed) and Latin-1 and windows-1252 to itself, from byte pos
- * of s and byte w of d (NULL: measuring), by the
- * typed driver (or a copy) over the stretches that are the same as a pair
- * the kernels know, and the generic loop for what lies between them:
+/* The pairs listed below (most others that the typed driver does not
+ * take go through UTF-8: via_utf8), from byte pos of s and byte w of d
+ * (NULL: measuring), by the typed driver (or a copy) over the stretches
+ * that are the same as a pair the kernels know, and the generic loop for
+ * what lies between them:
  *  - UTF-32 other order -> UTF-8: VIA_UNITS units at a time byte-reversed
  *    into a buffer, then UTF-32 -> UTF-8 (every unit is a character or an
  *    error of its own, so the steps change nothing);
