@@ -1182,6 +1182,7 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
          * takes what is left (an invalid unit, a pair to or from UCS-2),
          * and the unit where the room runs out. */
         size_t unit = u8k_unit_size(from), end = pos + (len - pos) / unit * unit, gen = 0;
+        size_t run = 0; /* bytes copied since the generic loop last ran */
         bool ibe = big_endian(from), swap = ibe != big_endian(to);
         bool pairs = unit == 2 && !is_ucs2(from) && !is_ucs2(to);
         struct scan sc = scan_of(unit, ibe, swap);
@@ -1195,9 +1196,11 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                 m = utf16_pairs(d ? d + w + k : NULL, s + pos + k, n - k, ibe, swap);
             pos += k + m;
             w += k + m;
+            run += k + m;
             if (m > 0)
                 continue;
-            gen = more(gen, k, unit);
+            gen = more(gen, run, unit);
+            run = 0;
             if (pos < end &&
                 !generic_to(from, to, s, len, d, cap, pol, x,
                             gen < (len - pos) / unit ? pos + unit * gen : len, &pos, &w, &rep, res))
