@@ -298,8 +298,8 @@ static bool policy_ok(utf8kit_policy pol)
            pol == UTF8KIT_ASSUME_VALID;
 }
 
-/* Writes the n ASCII bytes of s as n units of osz bytes (1, 2 or 4), in
- * big-endian order when be. */
+/* Writes the n bytes of s (ASCII, or Latin-1 to a wider target) as n
+ * units of osz bytes (1, 2 or 4), in big-endian order when be. */
 static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz, bool be)
 {
     size_t i;
@@ -1111,6 +1111,8 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - UCS-2, windows-1252 and UTF-32 (up to each unit that is no scalar
  *    value) to the RFC 2279 form as to UTF-8 (it writes the scalar values
  *    alike);
+ *  - Latin-1, windows-1252 and US-ASCII -> UTF-16, UCS-2 and UTF-32:
+ *    each byte widened to a unit (up to each byte 80..9F, and 80..FF);
  *  - UTF-8, CESU-8, MUTF-8 and the RFC 2279 form -> windows-1252: below
  *    (they hold U+0000..U+00FF alike, but for MUTF-8's C0 80, at which
  *    the kernel stops).
@@ -1241,6 +1243,47 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                      &sc, UTF8KIT_STRICT,
                      to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE ? U8K_BE : 0, from, to, s, len,
                      d, cap, pol, x, pos, w, res);
+        return true;
+    }
+    if ((from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252 || from == UTF8KIT_ASCII) &&
+        u8k_unit_size(to) >= 2) {
+        /* Latin-1 to UTF-16, UCS-2 and UTF-32: each byte a unit of its
+         * value (the kernel's widen, to UTF-32 in the host's order and
+         * byte-reversed after for the other; or widen above), at most
+         * SCAN_STEP bytes a step; windows-1252 up to each byte 80..9F and
+         * US-ASCII up to each byte 80..FF, where the generic loop takes
+         * that byte (and the unit where the room runs out) */
+        const u8k_kernels *k = u8k_kernels_now();
+        size_t unit = u8k_unit_size(to), gen = 0;
+        bool wide = unit == 4, be = big_endian(to);
+        struct scan sc = scan_c1();
+        if (d != NULL && !aligned(d + w, unit))
+            return false;
+        while (pos < len) {
+            size_t p0 = pos, m = len - pos < SCAN_STEP ? len - pos : SCAN_STEP, n;
+            if (d != NULL && m > (cap - w) / unit)
+                m = (cap - w) / unit;
+            n = from == UTF8KIT_CP1252  ? scan_units(&sc, NULL, s + pos, m)
+                : from == UTF8KIT_ASCII ? k->ascii_prefix(s + pos, m)
+                                        : m;
+            if (d != NULL && k->widen == NULL) {
+                widen(d + w, s + pos, n, unit, be);
+            } else if (d != NULL) {
+                k->widen(d + w, s + pos, n, wide, be && !wide);
+                if (wide && to != UTF8KIT_UTF32)
+                    swap_units(d + w, d + w, n);
+            }
+            pos += n;
+            w += n * unit;
+            /* (a step that ended at SCAN_STEP goes on with the next) */
+            if (n == m && m == SCAN_STEP)
+                continue;
+            gen = more(gen, pos - p0, 1);
+            if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
+                                         gen < len - pos ? pos + gen : len, &pos, &w, &rep, res))
+                return true;
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
     if (from == to && (from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252)) {

@@ -165,6 +165,10 @@ typedef struct u8k_kernels {
      * is one. Or NULL: convert.c scans for those bytes first (units). */
     utf8kit_result (*latin1_to_utf8_c1)(const unsigned char *src, size_t len, unsigned char *dst,
                                         size_t cap);
+    /* The n bytes at s as n units at d, each of its byte's value: 32-bit
+     * in the host's order when wide, else 16-bit, big-endian when be (d
+     * aligned to the unit). Or NULL: convert.c widens a byte at a time. */
+    void (*widen)(void *d, const unsigned char *s, size_t n, bool wide, bool be);
 } u8k_kernels;
 
 extern const u8k_kernels u8k_scalar_kernels;

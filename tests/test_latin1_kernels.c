@@ -18,6 +18,9 @@
  *  - the kernel's latin1_to_utf8_c1 (windows-1252 up to a byte 80..9F)
  *    where it has one, on the same inputs and with a byte 80..9F at each
  *    place;
+ *  - the kernel's widen (bytes to 16- or 32-bit units), every length
+ *    0..300, at the guard page and at each offset from a 64-byte
+ *    boundary;
  *  - the public REPLACE, SKIP and STRICT calls, active kernel against
  *    the scalar one, on long text with characters above U+00FF.
  * Status, read, written, error_len and the bytes written must all agree.
@@ -312,6 +315,59 @@ static void c1_places(void)
     }
 }
 
+/* The kernel's widen, where it has one: every length 0..300 of random
+ * bytes, to 16-bit units in either byte order and 32-bit ones in the
+ * host's, the input ending at its guard page and the output ending at
+ * its own or starting at each offset 0..62 (step: the unit) after a
+ * 64-byte boundary (the kernel aligns its stores after the first
+ * vector); the bytes around the output must stay untouched. */
+static void widen_lengths(void)
+{
+    static unsigned char t[400], want[400 * 4];
+    size_t n, k, off;
+    int form;
+    if (K->widen == NULL)
+        return;
+    for (n = 0; n <= 300; n++) {
+        unsigned char *in = in_end - n;
+        for (k = 0; k < n; k++)
+            t[k] = (unsigned char)rnd();
+        memcpy(in, t, n);
+        for (form = 0; form < 3; form++) {
+            bool wide = form == 2, be = form == 1;
+            size_t us = wide ? 4 : 2, bytes = n * us;
+            for (k = 0; k < n; k++) {
+                uint32_t u = t[k];
+                if (wide) {
+                    memcpy(want + 4 * k, &u, 4);
+                } else {
+                    want[2 * k + be] = t[k];
+                    want[2 * k + !be] = 0;
+                }
+            }
+            {
+                unsigned char *d = out_end - bytes;
+                K->widen(d, in, n, wide, be);
+                CHECK(memcmp(d, want, bytes) == 0, "widen len %zu form %d at the guard", n, form);
+            }
+            for (off = 0; off < 64; off += us * (test_quick() ? 7 : 1)) {
+                unsigned char *base = out_end - 4096, *d = base + off;
+                size_t j;
+                bool clean = true;
+                memset(base, 0xA5, off + bytes + 64);
+                K->widen(d, in, n, wide, be);
+                for (j = 0; j < off; j++)
+                    clean = clean && base[j] == 0xA5;
+                for (j = off + bytes; j < off + bytes + 64; j++)
+                    clean = clean && base[j] == 0xA5;
+                CHECK(memcmp(d, want, bytes) == 0 && clean,
+                      "widen len %zu form %d at +%zu: %s", n, form, off,
+                      clean ? "units differ" : "wrote outside");
+            }
+        }
+    }
+}
+
 /* The public one-shot calls under each policy, active kernel against the
  * scalar one: text of U+0000..U+00FF with characters above U+00FF and
  * invalid bytes now and then (REPLACE and SKIP call the kernel again
@@ -359,6 +415,7 @@ int main(void)
     utf8_long();
     latin1_lengths();
     c1_places();
+    widen_lengths();
     policies(impl);
     return test_done("test_latin1_kernels");
 }

@@ -273,6 +273,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v) { return v; }
 #include "simd/shuffle_latin1.h"
 #include "simd/repair.h"
 #include "simd/units.h"
+#include "simd/widen.h"
 
 const u8k_kernels u8k_neon_kernels = {
     "neon",
@@ -292,4 +293,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_utf8_repair,
     simd_units,
     NULL,
+    simd_widen,
 };

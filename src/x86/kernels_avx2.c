@@ -321,6 +321,7 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/pext_latin1.h"
 #include "simd/repair.h"
 #include "simd/units.h"
+#include "simd/widen.h"
 
 /* The table, its five operations that use PEXT given: AVX2's own, or for
  * a CPU whose PEXT is slow (x86/x86.h) SSE4.2's (which has no
@@ -342,7 +343,8 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
      simd_count_assume_valid,                                                           \
      simd_utf8_repair,                                                                  \
      simd_units,                                                                        \
-     from_latin1_c1}
+     from_latin1_c1,                                                                    \
+     simd_widen}
 const u8k_kernels u8k_avx2_kernels =
     U8K_AVX2_TABLE(simd_utf16_to_utf8_shuffle, simd_utf32_to_utf8_shuffle,
                    simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext, simd_latin1_to_utf8_c1_pext);

@@ -135,6 +135,9 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #include "simd/repair.h"
 #include "simd/repair_avx512.h"
 #include "simd/units.h"
+/* 64 bytes a step, each part zero-extended from memory (simd/compress.h) */
+#define U8K_WIDEN_VW(d, s, wide, be) u8k_widen_block((d), (s), (wide), (be))
+#include "simd/widen.h"
 
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
@@ -154,4 +157,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_utf8_repair_vbmi2,
     simd_units,
     simd_latin1_to_utf8_c1_vbmi2,
+    simd_widen,
 };

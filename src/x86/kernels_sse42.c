@@ -221,6 +221,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
 #include "simd/shuffle_latin1.h"
 #include "simd/repair.h"
 #include "simd/units.h"
+#include "simd/widen.h"
 
 /* For the AVX2 kernel on a CPU with a slow PEXT (x86/x86.h). */
 utf8kit_result u8k_sse42_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
@@ -262,4 +263,5 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_utf8_repair,
     simd_units,
     NULL,
+    simd_widen,
 };
