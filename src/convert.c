@@ -414,6 +414,14 @@ static bool aligned(const void *p, size_t a) { return ((uintptr_t)p & (a - 1)) =
 
 static bool is_ucs2(utf8kit_encoding e) { return e == UTF8KIT_UCS2LE || e == UTF8KIT_UCS2BE; }
 
+/* Latin-1, windows-1252 and US-ASCII: a byte a character, 00..7F alike
+ * (windows-1252 maps even its five unassigned bytes, as WHATWG does, to
+ * U+0081.. and back). */
+static bool is_8bit(utf8kit_encoding e)
+{
+    return e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252 || e == UTF8KIT_ASCII;
+}
+
 static bool big_endian(utf8kit_encoding e)
 {
     return e == UTF8KIT_UTF16BE || e == UTF8KIT_UCS2BE || e == UTF8KIT_UTF32BE;
@@ -1111,8 +1119,9 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - UCS-2, windows-1252 and UTF-32 (up to each unit that is no scalar
  *    value) to the RFC 2279 form as to UTF-8 (it writes the scalar values
  *    alike);
- *  - Latin-1, windows-1252 and US-ASCII -> UTF-16, UCS-2 and UTF-32:
- *    each byte widened to a unit (up to each byte 80..9F, and 80..FF);
+ *  - Latin-1, windows-1252 and US-ASCII -> UTF-16, UCS-2, UTF-32 and
+ *    each other: each byte widened to a unit, or copied (up to each byte
+ *    80..9F, and 80..FF, where they differ);
  *  - UTF-8, CESU-8, MUTF-8 and the RFC 2279 form -> windows-1252: below
  *    (they hold U+0000..U+00FF alike, but for MUTF-8's C0 80, at which
  *    the kernel stops).
@@ -1245,17 +1254,20 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                      d, cap, pol, x, pos, w, res);
         return true;
     }
-    if ((from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252 || from == UTF8KIT_ASCII) &&
-        u8k_unit_size(to) >= 2) {
+    if (is_8bit(from) && (u8k_unit_size(to) >= 2 || is_8bit(to))) {
         /* Latin-1 to UTF-16, UCS-2 and UTF-32: each byte a unit of its
          * value (the kernel's widen, to UTF-32 in the host's order and
-         * byte-reversed after for the other; or widen above), at most
-         * SCAN_STEP bytes a step; windows-1252 up to each byte 80..9F and
-         * US-ASCII up to each byte 80..FF, where the generic loop takes
-         * that byte (and the unit where the room runs out) */
+         * byte-reversed after for the other; or widen above); between the
+         * 8-bit encodings, each byte as it is. At most SCAN_STEP bytes a
+         * step; with US-ASCII on either side, up to each byte 80..FF, and
+         * with windows-1252 on one side (or as the source, to the wide
+         * ones), up to each byte 80..9F: the generic loop takes that byte
+         * (and the unit where the room runs out). */
         const u8k_kernels *k = u8k_kernels_now();
         size_t unit = u8k_unit_size(to), gen = 0;
         bool wide = unit == 4, be = big_endian(to);
+        bool ascii = from == UTF8KIT_ASCII || to == UTF8KIT_ASCII;
+        bool c1 = (from == UTF8KIT_CP1252 || to == UTF8KIT_CP1252) && from != to;
         struct scan sc = scan_c1();
         if (d != NULL && !aligned(d + w, unit))
             return false;
@@ -1263,10 +1275,10 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             size_t p0 = pos, m = len - pos < SCAN_STEP ? len - pos : SCAN_STEP, n;
             if (d != NULL && m > (cap - w) / unit)
                 m = (cap - w) / unit;
-            n = from == UTF8KIT_CP1252  ? scan_units(&sc, NULL, s + pos, m)
-                : from == UTF8KIT_ASCII ? k->ascii_prefix(s + pos, m)
-                                        : m;
-            if (d != NULL && k->widen == NULL) {
+            n = ascii ? k->ascii_prefix(s + pos, m) : c1 ? scan_units(&sc, NULL, s + pos, m) : m;
+            if (d != NULL && unit == 1) {
+                memcpy(d + w, s + pos, n);
+            } else if (d != NULL && k->widen == NULL) {
                 widen(d + w, s + pos, n, unit, be);
             } else if (d != NULL) {
                 k->widen(d + w, s + pos, n, wide, be && !wide);
@@ -1284,19 +1296,6 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                 return true;
         }
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
-        return true;
-    }
-    if (from == to && (from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252)) {
-        /* every byte a character, written back as it was (windows-1252
-         * too: WHATWG maps its five unassigned bytes to U+0081.. and
-         * back) */
-        size_t n = len - pos;
-        if (d != NULL && n > cap - w)
-            n = cap - w;
-        if (d != NULL)
-            memcpy(d + w, s + pos, n);
-        /* the generic loop from where the room ran out, if it did */
-        *res = generic(from, to, s, len, d, cap, pol, x, pos + n, w + n, 0, len);
         return true;
     }
     if ((from == UTF8KIT_LATIN1 || from == UTF8KIT_CP1252) && to == UTF8KIT_MUTF8) {
