@@ -108,7 +108,6 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
                                          size_t cap, bool c1)
 {
     size_t i = 0, o = 0, n;
-    utf8kit_result r;
     while (i + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + i);
         uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
@@ -156,32 +155,11 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
         }
     }
 rest:
-    if (c1) {
-        /* up to the next byte 80..9F (or the one the loops found) */
-        size_t e = i;
-        while (e < len && (src[e] & 0xE0) != 0x80)
-            e++;
-        len = e;
-    }
-    if (i == len)
-        return u8k_res(UTF8KIT_OK, i, o, 0);
-    r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
-    return u8k_shift(r, i, o);
+    /* (with c1, len is the byte 80..9F the loops found, if they did) */
+    return u8k_latin1_rest(src, i, len, dst, o, cap, c1);
 }
 
-static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
-                                               unsigned char *dst, size_t cap)
-{
-    return u8k_latin1_run(src, len, dst, cap, false);
-}
-
-/* (not split in two parts: a stretch of windows-1252 between two bytes
- * 80..9F is seldom long) */
-static utf8kit_result simd_latin1_to_utf8_c1_vbmi2(const unsigned char *src, size_t len,
-                                                   unsigned char *dst, size_t cap)
-{
-    return u8k_latin1_run(src, len, dst, cap, true);
-}
+U8K_LATIN1_ENTRIES(u8k_latin1_run, u8k_latin1_to_utf8_vbmi2, simd_latin1_to_utf8_c1_vbmi2)
 
 /*
  * UTF-8 -> Latin-1 at a fixed stride of 64 bytes. Valid UTF-8 of

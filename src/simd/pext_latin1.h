@@ -57,7 +57,6 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
                                          size_t cap, bool c1)
 {
     size_t i = 0, o = 0;
-    utf8kit_result r;
     while (i + 32 <= len && o + 64 <= cap) {
         __m256i w = v_load(src + i);
         uint32_t high = (uint32_t)_mm256_movemask_epi8(w);
@@ -97,30 +96,10 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
         o += u8k_l1_16(_mm256_extracti128_si256(w, 1), dst + o);
         i += 32;
     }
-    if (c1) {
-        /* up to the next byte 80..9F */
-        size_t e = i;
-        while (e < len && (src[e] & 0xE0) != 0x80)
-            e++;
-        len = e;
-    }
-    r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
-    return u8k_shift(r, i, o);
+    return u8k_latin1_rest(src, i, len, dst, o, cap, c1);
 }
 
-static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t len,
-                                              unsigned char *dst, size_t cap)
-{
-    return u8k_latin1_run(src, len, dst, cap, false);
-}
-
-/* (not split in two parts: a stretch of windows-1252 between two bytes
- * 80..9F is seldom long) */
-static utf8kit_result simd_latin1_to_utf8_c1_pext(const unsigned char *src, size_t len,
-                                                  unsigned char *dst, size_t cap)
-{
-    return u8k_latin1_run(src, len, dst, cap, true);
-}
+U8K_LATIN1_ENTRIES(u8k_latin1_run, u8k_latin1_to_utf8_pext, simd_latin1_to_utf8_c1_pext)
 
 /* (in two parts when long: u8k_split) */
 static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t len,
