@@ -773,6 +773,28 @@ static size_t utf16_pairs(unsigned char *d, const unsigned char *s, size_t n, bo
     return i;
 }
 
+/* The first of the n units at s (2 or 4 bytes, big-endian when be) that
+ * are at most max, as bytes at d (d NULL: not written); returns how many
+ * (after the kernel's narrow, for the vector that stopped it). */
+static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t unit, bool be,
+                     unsigned max)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const unsigned char *p = s + i * unit;
+        uint32_t u = unit == 2 ? (be ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0])
+                               : (be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+                                           (uint32_t)p[2] << 8 | p[3]
+                                     : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+                                           (uint32_t)p[1] << 8 | p[0]);
+        if (u > max)
+            break;
+        if (d != NULL)
+            d[i] = (unsigned char)u;
+    }
+    return i;
+}
+
 /* Scans for where a stretch ends (stretches, below) go this many bytes at
  * most, so that the kernels read what they scanned from the cache (10 MB
  * of UCS-2 to UTF-8 went 15% faster). */
@@ -1122,6 +1144,9 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - Latin-1, windows-1252 and US-ASCII -> UTF-16, UCS-2, UTF-32 and
  *    each other: each byte widened to a unit, or copied (up to each byte
  *    80..9F, and 80..FF, where they differ);
+ *  - UTF-16, UCS-2 and UTF-32 (in the host's order) -> Latin-1, US-ASCII
+ *    and windows-1252: each unit up to FF (7F) narrowed to a byte, up to
+ *    the first that is not (and to windows-1252, the first byte 80..9F);
  *  - UTF-8, CESU-8, MUTF-8 and the RFC 2279 form -> windows-1252: below
  *    (they hold U+0000..U+00FF alike, but for MUTF-8's C0 80, at which
  *    the kernel stops).
@@ -1293,6 +1318,48 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             gen = more(gen, pos - p0, 1);
             if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
                                          gen < len - pos ? pos + gen : len, &pos, &w, &rep, res))
+                return true;
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if ((u8k_unit_size(from) == 2 || from == UTF8KIT_UTF32) && is_8bit(to) &&
+        u8k_kernels_now()->narrow != NULL) {
+        /* UTF-16, UCS-2 and UTF-32 in the host's order to Latin-1 and
+         * US-ASCII: each unit up to FF (7F) a byte of its value (the
+         * kernel's narrow, then narrow above for the vector that stopped
+         * it), at most SCAN_STEP units a step; to windows-1252 as to
+         * Latin-1 up to the first byte 80..9F written. Measuring narrows
+         * into one. The generic loop takes the unit where a step stops
+         * short (a unit above the limit, a surrogate, the end of the room). */
+        const u8k_kernels *k = u8k_kernels_now();
+        size_t unit = u8k_unit_size(from), end = pos + (len - pos) / unit * unit, gen = 0;
+        unsigned max = to == UTF8KIT_ASCII ? 0x7F : 0xFF;
+        bool be = big_endian(from);
+        struct scan sc = scan_c1();
+        unsigned char one[4096];
+        if (!aligned(s + pos, unit))
+            return false;
+        while (pos < end) {
+            size_t p0 = pos, lim = d != NULL ? SCAN_STEP : sizeof one, m = (end - pos) / unit, n;
+            unsigned char *o = d != NULL ? d + w : one;
+            bool cut = m > lim; /* the step ends at lim: not a stop */
+            if (cut)
+                m = lim;
+            if (d != NULL && m > cap - w)
+                m = cap - w, cut = false;
+            n = k->narrow(o, s + pos, m, unit == 4, be, max);
+            n += narrow(o + n, s + pos + n * unit, m - n, unit, be, max);
+            if (to == UTF8KIT_CP1252)
+                n = scan_units(&sc, NULL, o, n);
+            pos += n * unit;
+            w += n;
+            if (n == m && cut)
+                continue;
+            gen = more(gen, pos - p0, unit);
+            if (pos < end &&
+                !generic_to(from, to, s, len, d, cap, pol, x,
+                            gen < (len - pos) / unit ? pos + unit * gen : len, &pos, &w, &rep, res))
                 return true;
         }
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);

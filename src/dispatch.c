@@ -33,6 +33,7 @@ const u8k_kernels u8k_scalar_kernels = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };
 
 #ifdef UTF8KIT_HAVE_X86_SIMD
@@ -268,6 +269,7 @@ static const u8k_kernels first_kernels = {
     NULL, /* (the scans and copies in convert.c go on without) */
     NULL, /* (cp1252_utf8 in convert.c goes on without) */
     NULL, /* (convert.c widens a byte at a time without) */
+    NULL, /* (convert.c goes through UTF-8 without) */
 };
 
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */

@@ -46,7 +46,8 @@ static void check_table(void)
               v->ascii_prefix == a->ascii_prefix && v->count == a->count &&
               v->utf16_length == a->utf16_length && v->validate_counts == a->validate_counts &&
               v->utf8_to_utf16 == a->utf8_to_utf16 && v->utf8_to_utf32 == a->utf8_to_utf32 &&
-              v->count_assume_valid == a->count_assume_valid && v->widen == a->widen,
+              v->count_assume_valid == a->count_assume_valid && v->widen == a->widen &&
+              v->narrow == a->narrow,
           "the operations without PEXT are AVX2's");
     CHECK(v->utf16_to_utf8 == u8k_sse42_utf16_to_utf8 &&
               v->utf32_to_utf8 == u8k_sse42_utf32_to_utf8 &&

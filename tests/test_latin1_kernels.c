@@ -20,7 +20,8 @@
  *    place;
  *  - the kernel's widen (bytes to 16- or 32-bit units), every length
  *    0..300, at the guard page and at each offset from a 64-byte
- *    boundary;
+ *    boundary; and its narrow (units to bytes up to the first above FF or
+ *    7F), every length 0..300 with such a unit at each place;
  *  - the public REPLACE, SKIP and STRICT calls, active kernel against
  *    the scalar one, on long text with characters above U+00FF.
  * Status, read, written, error_len and the bytes written must all agree.
@@ -368,6 +369,58 @@ static void widen_lengths(void)
     }
 }
 
+/* The kernel's narrow, where it has one: units of every length 0..300
+ * (16-bit in either byte order, 32-bit in the host's), all at most the
+ * limit (FF or 7F) or with one above it, or a surrogate, at each place;
+ * the input ending at its guard page, the output at its own. It must
+ * convert whole vectors (so within 64 units of the end or of that unit,
+ * never past it), each unit its low byte, and write nothing after them. */
+static void narrow_lengths(void)
+{
+    static unsigned char t[300 * 4];
+    const uint32_t probe = 1;
+    const size_t low32 = *(const unsigned char *)&probe ? 0 : 3; /* a host-order unit's low byte */
+    size_t n, k, p;
+    int form, lim;
+    if (K->narrow == NULL)
+        return;
+    for (n = 0; n <= 300; n++) {
+        for (form = 0; form < 3; form++) {
+            bool wide = form == 2, be = form == 1;
+            size_t us = wide ? 4 : 2;
+            for (lim = 0; lim < 2; lim++) {
+                unsigned max = lim ? 0x7F : 0xFF;
+                for (p = 0; p <= n; p += (p < 70 || p + 70 > n) ? 1 : 1 + (size_t)test_quick() * 8) {
+                    unsigned char *in = in_end - n * us, *d = out_end - n - 64;
+                    size_t r, stop = p < n ? p : n;
+                    bool ok = true;
+                    for (k = 0; k < n; k++) {
+                        uint32_t u = rnd() % (max + 1);
+                        if (k == p)
+                            u = rnd() % 3 == 0 ? max + 1 : rnd() % 2 ? 0xD800 + rnd() % 0x800 : 0xFFFF;
+                        if (wide) {
+                            memcpy(t + 4 * k, &u, 4);
+                        } else {
+                            t[2 * k + be] = (unsigned char)u;
+                            t[2 * k + !be] = (unsigned char)(u >> 8);
+                        }
+                    }
+                    memcpy(in, t, n * us);
+                    memset(d, 0xA5, n + 64);
+                    r = K->narrow(d, in, n, wide, be, max);
+                    for (k = 0; k < r && k < n; k++)
+                        ok = ok && d[k] == (wide ? t[4 * k + low32] : t[2 * k + be]);
+                    for (k = r; k < n + 64; k++)
+                        ok = ok && d[k] == 0xA5;
+                    CHECK(r <= stop && r + 64 > stop && ok,
+                          "narrow len %zu form %d max %X, unit above at %zu: %zu converted%s", n,
+                          form, max, p, r, ok ? "" : ", bytes differ or written past");
+                }
+            }
+        }
+    }
+}
+
 /* The public one-shot calls under each policy, active kernel against the
  * scalar one: text of U+0000..U+00FF with characters above U+00FF and
  * invalid bytes now and then (REPLACE and SKIP call the kernel again
@@ -416,6 +469,7 @@ int main(void)
     latin1_lengths();
     c1_places();
     widen_lengths();
+    narrow_lengths();
     policies(impl);
     return test_done("test_latin1_kernels");
 }

@@ -294,4 +294,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_units,
     NULL,
     simd_widen,
+    NULL,
 };

@@ -323,6 +323,41 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/units.h"
 #include "simd/widen.h"
 
+/* VW units at s (32-bit when wide, else 16-bit, big-endian when be) as VW
+ * bytes at d, or false, nothing written, when one is above max (FF or
+ * 7F): one test of the OR of the loads, then saturating packs (whose
+ * 128-bit lanes a permutation puts back in order; simd/narrow.h). */
+U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
+                               unsigned max)
+{
+    if (wide) {
+        __m256i a = v_load(s), b = v_load(s + 32), c = v_load(s + 64), e = v_load(s + 96);
+        if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, e)),
+                                _mm256_set1_epi32((int)~max)))
+            return false;
+        /* dwords a0-3 b0-3 c0-3 e0-3 | a4-7 b4-7 c4-7 e4-7 */
+        a = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e));
+        v_store(d, _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
+        return true;
+    }
+    {
+        unsigned bad = ~max & 0xFFFFu;
+        __m256i a = v_load(s), b = v_load(s + 32);
+        if (be)
+            bad = (bad >> 8 | bad << 8) & 0xFFFFu;
+        if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16((short)bad)))
+            return false;
+        if (be) {
+            a = _mm256_srli_epi16(a, 8);
+            b = _mm256_srli_epi16(b, 8);
+        }
+        /* a0-7 b0-7 | a8-15 b8-15 */
+        v_store(d, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
+        return true;
+    }
+}
+#include "simd/narrow.h"
+
 /* The table, its five operations that use PEXT given: AVX2's own, or for
  * a CPU whose PEXT is slow (x86/x86.h) SSE4.2's (which has no
  * latin1_to_utf8_c1). */
@@ -344,7 +379,8 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
      simd_utf8_repair,                                                                  \
      simd_units,                                                                        \
      from_latin1_c1,                                                                    \
-     simd_widen}
+     simd_widen,                                                                        \
+     simd_narrow}
 const u8k_kernels u8k_avx2_kernels =
     U8K_AVX2_TABLE(simd_utf16_to_utf8_shuffle, simd_utf32_to_utf8_shuffle,
                    simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext, simd_latin1_to_utf8_c1_pext);

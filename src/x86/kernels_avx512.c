@@ -139,6 +139,42 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #define U8K_WIDEN_VW(d, s, wide, be) u8k_widen_block((d), (s), (wide), (be))
 #include "simd/widen.h"
 
+/* VW units at s (32-bit when wide, else 16-bit, big-endian when be) as VW
+ * bytes at d, or false, nothing written, when one is above max (FF or
+ * 7F): one test of the OR of the loads, then a truncating narrow of each
+ * (simd/narrow.h). */
+U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
+                               unsigned max)
+{
+    if (wide) {
+        __m512i a = v_load(s), b = v_load(s + 64), c = v_load(s + 128), e = v_load(s + 192);
+        if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, e)),
+                                   _mm512_set1_epi32((int)~max)) != 0)
+            return false;
+        _mm_storeu_si128((__m128i *)(void *)d, _mm512_cvtepi32_epi8(a));
+        _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm512_cvtepi32_epi8(b));
+        _mm_storeu_si128((__m128i *)(void *)(d + 32), _mm512_cvtepi32_epi8(c));
+        _mm_storeu_si128((__m128i *)(void *)(d + 48), _mm512_cvtepi32_epi8(e));
+        return true;
+    }
+    {
+        unsigned bad = ~max & 0xFFFFu;
+        __m512i a = v_load(s), b = v_load(s + 64);
+        if (be)
+            bad = (bad >> 8 | bad << 8) & 0xFFFFu;
+        if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), _mm512_set1_epi16((short)bad)) != 0)
+            return false;
+        if (be) {
+            a = _mm512_srli_epi16(a, 8);
+            b = _mm512_srli_epi16(b, 8);
+        }
+        _mm256_storeu_si256((__m256i *)(void *)d, _mm512_cvtepi16_epi8(a));
+        _mm256_storeu_si256((__m256i *)(void *)(d + 32), _mm512_cvtepi16_epi8(b));
+        return true;
+    }
+}
+#include "simd/narrow.h"
+
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
     simd_is_valid,
@@ -158,4 +194,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_units,
     simd_latin1_to_utf8_c1_vbmi2,
     simd_widen,
+    simd_narrow,
 };

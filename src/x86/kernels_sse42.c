@@ -264,4 +264,5 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_units,
     NULL,
     simd_widen,
+    NULL,
 };

@@ -1,0 +1,37 @@
+/*
+ * simd/narrow.h - 16- or 32-bit units narrowed to bytes (u8k_kernels.
+ * narrow): UTF-16, UCS-2 and UTF-32 to Latin-1, US-ASCII and windows-1252,
+ * up to the first unit above a limit (FF, or 7F). Written once on the
+ * kernel file's v_narrow_units (VW units at s as VW bytes at d, or false,
+ * nothing written, when one is above the limit); convert.c finishes the
+ * vector that stopped it a unit at a time.
+ */
+#ifndef UTF8KIT_SIMD_NARROW_H
+#define UTF8KIT_SIMD_NARROW_H
+
+#include "internal.h"
+
+/* The loop for the constant wide and be. */
+U8K_INLINE size_t u8k_narrow_run(unsigned char *d, const unsigned char *s, size_t n, bool wide,
+                                 bool be, unsigned max)
+{
+    const size_t us = wide ? 4 : 2;
+    size_t i = 0;
+    for (; n - i >= VW; i += VW)
+        if (!v_narrow_units(d + i, s + i * us, wide, be, max))
+            break;
+    return i;
+}
+
+static size_t simd_narrow(unsigned char *d, const void *s, size_t n, bool wide, bool be,
+                          unsigned max)
+{
+    const unsigned char *p = s;
+    if (wide)
+        return u8k_narrow_run(d, p, n, true, false, max);
+    if (be)
+        return u8k_narrow_run(d, p, n, false, true, max);
+    return u8k_narrow_run(d, p, n, false, false, max);
+}
+
+#endif /* UTF8KIT_SIMD_NARROW_H */
