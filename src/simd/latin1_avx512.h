@@ -96,33 +96,29 @@ U8K_INLINE uint64_t u8k_c1_mask(__m512i w)
                                             _mm512_set1_epi8((char)0x80));
 }
 
-/* Latin-1 -> UTF-8: whole blocks of 64, then the last part as a block of
- * fewer. A block is converted only when its whole output fits; otherwise
- * the scalar kernel converts what fits and reports the rest, so the result
- * is the reference's. Latin-1 has no errors. With c1 (windows-1252, the
- * latin1_to_utf8_c1 entry), the conversion ends before the first byte
- * 80..9F, OK with read there: its bytes are cut from a non-ASCII block
- * (u8k_c1_mask, two operations), and the scalar kernel is given only the
- * bytes before the next one. */
-U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, unsigned char *dst,
-                                         size_t cap, bool c1)
+/* latin1_to_utf8_c1 (windows-1252): the loop of u8k_latin1_to_utf8_vbmi2
+ * below, but the conversion ends before the first byte 80..9F, OK with
+ * read there: its bytes are cut from a non-ASCII block (u8k_c1_mask, two
+ * operations), and the scalar kernel is given only the bytes before the
+ * next one. (Not split in two parts: a stretch of windows-1252 between two
+ * bytes 80..9F is seldom long.) */
+static utf8kit_result simd_latin1_to_utf8_c1_vbmi2(const unsigned char *src, size_t len,
+                                                   unsigned char *dst, size_t cap)
 {
     size_t i = 0, o = 0, n;
     while (i + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + i);
-        uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w), m;
         if (high == 0) {
             v_store(dst + o, w);
             i += 64;
             o += 64;
             continue;
         }
-        if (c1) {
-            uint64_t m = u8k_c1_mask(w);
-            if (m != 0) {
-                len = i + (size_t)__builtin_ctzll(m);
-                break;
-            }
+        m = u8k_c1_mask(w);
+        if (m != 0) {
+            len = i + (size_t)__builtin_ctzll(m);
+            break;
         }
         if (!u8k_l1_block(w, high, 64, dst + o, cap - o, &n))
             goto rest;
@@ -133,7 +129,7 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
         size_t k = len - i;
         __m512i w = _mm512_maskz_loadu_epi8(u8k_low_bits(k), src + i);
         uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
-        if (c1 && high != 0) {
+        if (high != 0) {
             uint64_t m = u8k_c1_mask(w);
             if (m != 0) {
                 k = (size_t)__builtin_ctzll(m);
@@ -155,11 +151,56 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
         }
     }
 rest:
-    /* (with c1, len is the byte 80..9F the loops found, if they did) */
-    return u8k_latin1_rest(src, i, len, dst, o, cap, c1);
+    /* (len is the byte 80..9F the loops found, if they did) */
+    return u8k_latin1_rest(src, i, len, dst, o, cap, true);
 }
 
-U8K_LATIN1_ENTRIES(u8k_latin1_run, u8k_latin1_to_utf8_vbmi2, simd_latin1_to_utf8_c1_vbmi2)
+/* Latin-1 -> UTF-8: whole blocks of 64, then the last part as a block of
+ * fewer. A block is converted only when its whole output fits; otherwise
+ * the scalar kernel converts what fits and reports the rest, so the result
+ * is the reference's. Latin-1 has no errors. (latin1_to_utf8_c1 above is
+ * this loop with its stops added; as one inline loop for both, gcc laid
+ * this one out otherwise, and French text went 0.91x.) */
+static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t len,
+                                               unsigned char *dst, size_t cap)
+{
+    size_t i = 0, o = 0, n;
+    utf8kit_result r;
+    while (i + 64 <= len && o + 64 <= cap) {
+        __m512i w = v_load(src + i);
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
+        if (high == 0) {
+            v_store(dst + o, w);
+            i += 64;
+            o += 64;
+            continue;
+        }
+        if (!u8k_l1_block(w, high, 64, dst + o, cap - o, &n))
+            goto rest;
+        i += 64;
+        o += n;
+    }
+    if (len - i < 64 && len > i) {
+        size_t k = len - i;
+        __m512i w = _mm512_maskz_loadu_epi8(u8k_low_bits(k), src + i);
+        uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
+        if (high == 0) {
+            if (cap - o >= k) {
+                u8k_store_n(dst + o, w, k, cap - o);
+                i += k;
+                o += k;
+            }
+        } else if (u8k_l1_block(w, high, k, dst + o, cap - o, &n)) {
+            i += k;
+            o += n;
+        }
+    }
+rest:
+    if (i == len)
+        return u8k_res(UTF8KIT_OK, i, o, 0);
+    r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
+    return u8k_shift(r, i, o);
+}
 
 /*
  * UTF-8 -> Latin-1 at a fixed stride of 64 bytes. Valid UTF-8 of

@@ -99,7 +99,19 @@ U8K_INLINE utf8kit_result u8k_latin1_run(const unsigned char *src, size_t len, u
     return u8k_latin1_rest(src, i, len, dst, o, cap, c1);
 }
 
-U8K_LATIN1_ENTRIES(u8k_latin1_run, u8k_latin1_to_utf8_pext, simd_latin1_to_utf8_c1_pext)
+static utf8kit_result u8k_latin1_to_utf8_pext(const unsigned char *src, size_t len,
+                                              unsigned char *dst, size_t cap)
+{
+    return u8k_latin1_run(src, len, dst, cap, false);
+}
+
+/* (not split in two parts: a stretch of windows-1252 between two bytes
+ * 80..9F is seldom long) */
+static utf8kit_result simd_latin1_to_utf8_c1_pext(const unsigned char *src, size_t len,
+                                                  unsigned char *dst, size_t cap)
+{
+    return u8k_latin1_run(src, len, dst, cap, true);
+}
 
 /* (in two parts when long: u8k_split) */
 static utf8kit_result simd_latin1_to_utf8_pext(const unsigned char *src, size_t len,

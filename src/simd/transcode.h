@@ -114,22 +114,6 @@ U8K_INLINE utf8kit_result u8k_latin1_rest(const unsigned char *src, size_t i, si
     return u8k_shift(u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o), i, o);
 }
 
-/* The two entries on a kernel file's Latin-1 -> UTF-8 loop run(src, len,
- * dst, cap, c1): plain, its latin1_to_utf8 (called in two parts when long,
- * u8k_split8), and c1name, its latin1_to_utf8_c1 (not split: a stretch of
- * windows-1252 between two bytes 80..9F is seldom long). */
-#define U8K_LATIN1_ENTRIES(run, plain, c1name)                                                  \
-    static utf8kit_result plain(const unsigned char *src, size_t len, unsigned char *dst,       \
-                                size_t cap)                                                     \
-    {                                                                                           \
-        return run(src, len, dst, cap, false);                                                  \
-    }                                                                                           \
-    static utf8kit_result c1name(const unsigned char *src, size_t len, unsigned char *dst,      \
-                                 size_t cap)                                                    \
-    {                                                                                           \
-        return run(src, len, dst, cap, true);                                                   \
-    }
-
 /* What a UTF-8 -> UTF-16/32 block loop hands its caller (a call in the
  * loop would cost it its vector registers, which every call clobbers):
  * nothing (its result is the answer), a block of 4-byte characters for
