@@ -24,6 +24,18 @@ bool u8k_encoding_valid(utf8kit_encoding enc);
  * UTF-16 and UCS-2, 4 for UTF-32, 1 otherwise (0 for an invalid enc). */
 size_t u8k_unit_size(utf8kit_encoding enc);
 
+/* The 16- and 32-bit unit at s, big-endian when be (any alignment). */
+U8K_INLINE uint32_t u8k_load16(const unsigned char *s, bool be)
+{
+    return be ? (uint32_t)s[0] << 8 | s[1] : (uint32_t)s[1] << 8 | s[0];
+}
+
+U8K_INLINE uint32_t u8k_load32(const unsigned char *s, bool be)
+{
+    return be ? (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 | (uint32_t)s[2] << 8 | s[3]
+              : (uint32_t)s[3] << 24 | (uint32_t)s[2] << 16 | (uint32_t)s[1] << 8 | s[0];
+}
+
 /* u8k_decode_char decodes one character at s[0..len) (bytes, len >= 1)
  * in encoding enc (which must be valid). Same conventions as
  * u8k_decode_step:

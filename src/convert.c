@@ -520,10 +520,7 @@ static size_t next_bad32(const unsigned char *s, size_t i, size_t end, bool be, 
                          bool zero)
 {
     for (; i < end; i += 4) {
-        uint32_t v = be ? (uint32_t)s[i] << 24 | (uint32_t)s[i + 1] << 16 |
-                              (uint32_t)s[i + 2] << 8 | s[i + 3]
-                        : (uint32_t)s[i + 3] << 24 | (uint32_t)s[i + 2] << 16 |
-                              (uint32_t)s[i + 1] << 8 | s[i];
+        uint32_t v = u8k_load32(s + i, be);
         if (v - 0xD800u < 0x800u || v > max || (zero && v == 0))
             break;
     }
@@ -781,12 +778,7 @@ static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t 
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        const unsigned char *p = s + i * unit;
-        uint32_t u = unit == 2 ? (be ? (uint32_t)p[0] << 8 | p[1] : (uint32_t)p[1] << 8 | p[0])
-                               : (be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-                                           (uint32_t)p[2] << 8 | p[3]
-                                     : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-                                           (uint32_t)p[1] << 8 | p[0]);
+        uint32_t u = unit == 2 ? u8k_load16(s + 2 * i, be) : u8k_load32(s + 4 * i, be);
         if (u > max)
             break;
         if (d != NULL)
@@ -813,18 +805,17 @@ static size_t cp1252_utf8(const u8k_kernels *k, const struct scan *sc, const uns
 {
     size_t i = 0, o = 0;
     while (i < n) {
-        size_t j = k->latin1_to_utf8_c1 != NULL
-                       ? n
-                       : i + scan_units(sc, NULL, s + i, n - i < SCAN_STEP ? n - i : SCAN_STEP);
-        if (j > i) {
-            utf8kit_result r = k->latin1_to_utf8_c1 != NULL
-                                   ? k->latin1_to_utf8_c1(s + i, j - i, d + o, room - o)
-                                   : call_kernel(k, P_L1_U8, s + i, j - i, d + o, room - o, 0);
-            i += r.read;
-            o += r.written;
-            if (r.status != UTF8KIT_OK)
-                break;
+        utf8kit_result r;
+        if (k->latin1_to_utf8_c1 != NULL) {
+            r = k->latin1_to_utf8_c1(s + i, n - i, d + o, room - o);
+        } else {
+            size_t j = scan_units(sc, NULL, s + i, n - i < SCAN_STEP ? n - i : SCAN_STEP);
+            r = call_kernel(k, P_L1_U8, s + i, j, d + o, room - o, 0);
         }
+        i += r.read;
+        o += r.written;
+        if (r.status != UTF8KIT_OK)
+            break;
         /* the byte the scan stopped at (or, at a scan's end, any byte) */
         if (i < n && s[i] - 0x80u < 0x20u) {
             unsigned char c[8];
@@ -1297,9 +1288,14 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         if (d != NULL && !aligned(d + w, unit))
             return false;
         while (pos < len) {
-            size_t p0 = pos, m = len - pos < SCAN_STEP ? len - pos : SCAN_STEP, n;
-            if (d != NULL && m > (cap - w) / unit)
+            size_t p0 = pos, m = len - pos, n;
+            bool cut = m > SCAN_STEP; /* the step ends at SCAN_STEP: not a stop */
+            if (cut)
+                m = SCAN_STEP;
+            if (d != NULL && m > (cap - w) / unit) {
                 m = (cap - w) / unit;
+                cut = false;
+            }
             n = ascii ? k->ascii_prefix(s + pos, m) : c1 ? scan_units(&sc, NULL, s + pos, m) : m;
             if (d != NULL && unit == 1) {
                 memcpy(d + w, s + pos, n);
@@ -1312,8 +1308,7 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             }
             pos += n;
             w += n * unit;
-            /* (a step that ended at SCAN_STEP goes on with the next) */
-            if (n == m && m == SCAN_STEP)
+            if (n == m && cut)
                 continue;
             gen = more(gen, pos - p0, 1);
             if (pos < len && !generic_to(from, to, s, len, d, cap, pol, x,
@@ -1346,8 +1341,10 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             bool cut = m > lim; /* the step ends at lim: not a stop */
             if (cut)
                 m = lim;
-            if (d != NULL && m > cap - w)
-                m = cap - w, cut = false;
+            if (d != NULL && m > cap - w) {
+                m = cap - w;
+                cut = false;
+            }
             n = k->narrow(o, s + pos, m, unit == 4, be, max);
             n += narrow(o + n, s + pos + n * unit, m - n, unit, be, max);
             if (to == UTF8KIT_CP1252)

@@ -23,20 +23,6 @@
  */
 #include "codec.h"
 
-/* Loads unit i of a 16- or 32-bit stream in the given byte order. */
-static uint32_t unit16(const unsigned char *s, size_t i, bool be)
-{
-    s += 2 * i;
-    return be ? (uint32_t)s[0] << 8 | s[1] : (uint32_t)s[1] << 8 | s[0];
-}
-
-static uint32_t unit32(const unsigned char *s, size_t i, bool be)
-{
-    s += 4 * i;
-    return be ? (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 | (uint32_t)s[2] << 8 | s[3]
-              : (uint32_t)s[3] << 24 | (uint32_t)s[2] << 16 | (uint32_t)s[1] << 8 | s[0];
-}
-
 /* fits_utf32: a whole number of 4-byte units, every one a Unicode scalar
  * value (<= U+10FFFF, not a surrogate). That leaves the top byte of every
  * unit 00 and the next one 00..10, a pattern legacy text essentially never
@@ -47,7 +33,7 @@ static bool fits_utf32(const unsigned char *s, size_t len, bool be)
     if (len == 0 || len % 4 != 0)
         return false;
     for (i = 0; i < n; i++) {
-        uint32_t u = unit32(s, i, be);
+        uint32_t u = u8k_load32(s + 4 * i, be);
         if (u > UTF8KIT_MAX_CODE_POINT || (u & 0xFFFFF800u) == 0xD800u)
             return false;
     }
@@ -73,9 +59,9 @@ static bool fits_utf16(const unsigned char *s, size_t len, bool be, bool strict)
     if (len == 0 || len % 2 != 0)
         return false;
     for (i = 0; i < n; i++) {
-        uint32_t u = unit16(s, i, be);
+        uint32_t u = u8k_load16(s + 2 * i, be);
         if ((u & 0xFC00u) == 0xD800u) { /* high surrogate: a low one must follow */
-            if (i + 1 == n || (unit16(s, i + 1, be) & 0xFC00u) != 0xDC00u)
+            if (i + 1 == n || (u8k_load16(s + 2 * (i + 1), be) & 0xFC00u) != 0xDC00u)
                 return false;
             i++;
             continue;

@@ -9,7 +9,7 @@
  * compares with CPython's codecs at large). */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "testlib.h"
-#include "internal.h"
+#include "codec.h" /* u8k_unit_size; internal.h: u8k_convert_generic */
 #include "scalar/decode_fast.h"
 
 #include <stdint.h>
@@ -847,15 +847,6 @@ static void fast_same(utf8kit_encoding from, utf8kit_encoding to, const unsigned
     }
 }
 
-static size_t unit_of(utf8kit_encoding e)
-{
-    return e == UTF8KIT_UTF16LE || e == UTF8KIT_UTF16BE || e == UTF8KIT_UCS2LE ||
-                   e == UTF8KIT_UCS2BE
-               ? 2
-           : e == UTF8KIT_UTF32LE || e == UTF8KIT_UTF32BE ? 4
-                                                          : 1;
-}
-
 /* Every pair, an input that starts with a BOM (then an error in the
  * middle, under STRICT), BOM stripped or added: the faster paths against
  * the generic loop (fast_same). The offsets they report count from the
@@ -870,7 +861,7 @@ static void test_bom_paths(void)
             utf8kit_options ro = opts(UTF8KIT_REPLACE);
             unsigned char *in;
             size_t n = conv(UTF8KIT_UTF8, ALL[f], text, sizeof text - 1, &ro, &in).written;
-            size_t unit = unit_of(ALL[f]);
+            size_t unit = u8k_unit_size(ALL[f]);
             if (dmg) {
                 /* an invalid unit (or none) halfway */
                 size_t at = n / unit / 2 * unit;
@@ -893,14 +884,6 @@ static void test_bom_paths(void)
             }
             free(in);
         }
-}
-
-/* The unit size of UTF-16LE/BE, UTF-32, Latin-1, windows-1252, ASCII. */
-static size_t via_size(utf8kit_encoding e)
-{
-    return e == UTF8KIT_LATIN1 || e == UTF8KIT_CP1252 || e == UTF8KIT_ASCII ? 1
-           : e == UTF8KIT_UTF32LE || e == UTF8KIT_UTF32BE ? 4
-                                                              : 2;
 }
 
 /* Pairs of UTF-16LE/BE, UTF-32 (either order), Latin-1, windows-1252,
@@ -952,7 +935,7 @@ static void test_via_utf8(void)
                                         : enc[f] == UTF8KIT_UCS2BE ? UTF8KIT_UTF16BE
                                                                     : enc[f],
                                         u8, n8, &ro, &in);
-                size_t n = e.written, unit = via_size(enc[f]);
+                size_t n = e.written, unit = u8k_unit_size(enc[f]);
                 if (v >= 3 && n >= unit) {
                     /* an error at unit 500, 1023 or 1500 (or the last) */
                     size_t at = v == 3 ? 500 : v == 4 ? 1023 : v == 5 ? 1500 : v == 6 ? 36 : 2;
@@ -982,11 +965,11 @@ static void test_via_utf8(void)
                     /* (pairs of Latin-1, windows-1252 and ASCII: no
                      * address takes the generic loop;
                      * test_cp1252_stretches has them) */
-                    if (t == f || (via_size(enc[f]) == 1 && via_size(enc[t]) == 1))
+                    if (t == f || (u8k_unit_size(enc[f]) == 1 && u8k_unit_size(enc[t]) == 1))
                         continue;
                     for (p = UTF8KIT_STRICT; p <= UTF8KIT_ASSUME_VALID; p++) {
                         utf8kit_options o = opts((utf8kit_policy)p);
-                        size_t whole, osz = via_size(enc[t]);
+                        size_t whole, osz = u8k_unit_size(enc[t]);
                         size_t caps[8], c;
                         if (p == UTF8KIT_ASSUME_VALID && v >= 3)
                             continue; /* promised valid: any output goes */
@@ -1520,7 +1503,7 @@ static void test_every_pair(void)
                         memmove(in + at + 11, in + at, n - at);
                         memcpy(in + at, "\xF8\x88\x80\x80\x80\xFD\xBF\xBF\xBF\xBF\xBF", 11);
                         n += 11;
-                    } else if (unit_of(ALL[f]) == 4) {
+                    } else if (u8k_unit_size(ALL[f]) == 4) {
                         int be = ALL[f] == UTF8KIT_UTF32BE;
                         memcpy(in + at, be ? "\x7F\xFF\xFF\xFF" : "\xFF\xFF\xFF\x7F", 4);
                     }

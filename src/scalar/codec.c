@@ -53,17 +53,6 @@ static utf8kit_status fail(utf8kit_status st, uint32_t *cp, size_t *n, size_t le
 
 /* ---- UTF-16, UCS-2, UTF-32 -------------------------------------------- */
 
-static uint32_t load16(const unsigned char *s, bool be)
-{
-    return be ? (uint32_t)s[0] << 8 | s[1] : (uint32_t)s[1] << 8 | s[0];
-}
-
-static uint32_t load32(const unsigned char *s, bool be)
-{
-    return be ? (uint32_t)s[0] << 24 | (uint32_t)s[1] << 16 | (uint32_t)s[2] << 8 | s[3]
-              : (uint32_t)s[3] << 24 | (uint32_t)s[2] << 16 | (uint32_t)s[1] << 8 | s[0];
-}
-
 /* An unpaired surrogate is one error of one unit (2 bytes), as CPython's
  * utf-16 codec and the WHATWG UTF-16 decoder both treat it. A high
  * surrogate that ends the input (alone or followed by one odd byte) may be
@@ -74,7 +63,7 @@ static utf8kit_status dec_utf16(const unsigned char *s, size_t len, bool be, uin
     uint32_t u, v;
     if (len < 2)
         return fail(UTF8KIT_ERR_TRUNCATED, cp, n, len);
-    u = load16(s, be);
+    u = u8k_load16(s, be);
     if (!SURROGATE(u)) {
         *cp = u;
         *n = 2;
@@ -84,7 +73,7 @@ static utf8kit_status dec_utf16(const unsigned char *s, size_t len, bool be, uin
         return fail(UTF8KIT_ERR_SURROGATE, cp, n, 2);
     if (len < 4)
         return fail(UTF8KIT_ERR_TRUNCATED, cp, n, len);
-    v = load16(s + 2, be);
+    v = u8k_load16(s + 2, be);
     if (!LOW_SURROGATE(v))
         return fail(UTF8KIT_ERR_SURROGATE, cp, n, 2);
     *cp = 0x10000u + ((u - 0xD800u) << 10) + (v - 0xDC00u);
@@ -99,7 +88,7 @@ static utf8kit_status dec_ucs2(const unsigned char *s, size_t len, bool be, uint
     uint32_t u;
     if (len < 2)
         return fail(UTF8KIT_ERR_TRUNCATED, cp, n, len);
-    u = load16(s, be);
+    u = u8k_load16(s, be);
     if (SURROGATE(u))
         return fail(UTF8KIT_ERR_SURROGATE, cp, n, 2);
     *cp = u;
@@ -113,7 +102,7 @@ static utf8kit_status dec_utf32(const unsigned char *s, size_t len, bool be, uin
     uint32_t u;
     if (len < 4)
         return fail(UTF8KIT_ERR_TRUNCATED, cp, n, len);
-    u = load32(s, be);
+    u = u8k_load32(s, be);
     if (u > UTF8KIT_MAX_CODE_POINT)
         return fail(UTF8KIT_ERR_TOO_LARGE, cp, n, 4);
     if (SURROGATE(u))
@@ -312,7 +301,7 @@ utf8kit_status u8k_decode_char_to(utf8kit_encoding enc, utf8kit_encoding to,
         (enc == UTF8KIT_UTF32LE || enc == UTF8KIT_UTF32BE)) {
         /* RFC 2279 section 2: UCS-4 goes up to 7FFFFFFF; a unit with the
          * top bit set is too large even there. */
-        uint32_t u = load32(s, enc == UTF8KIT_UTF32BE);
+        uint32_t u = u8k_load32(s, enc == UTF8KIT_UTF32BE);
         if (u <= 0x7FFFFFFFu) {
             *cp = u;
             return UTF8KIT_OK;

@@ -3,8 +3,9 @@
  * narrow): UTF-16, UCS-2 and UTF-32 to Latin-1, US-ASCII and windows-1252,
  * up to the first unit above a limit (FF, or 7F). Written once on the
  * kernel file's v_narrow_units (VW units at s as VW bytes at d, or false,
- * nothing written, when one is above the limit); convert.c finishes the
- * vector that stopped it a unit at a time.
+ * nothing written, when one has a bit of `bad`, the bits above the limit
+ * as they lie in memory); convert.c finishes the vector that stopped it a
+ * unit at a time.
  */
 #ifndef UTF8KIT_SIMD_NARROW_H
 #define UTF8KIT_SIMD_NARROW_H
@@ -16,9 +17,12 @@ U8K_INLINE size_t u8k_narrow_run(unsigned char *d, const unsigned char *s, size_
                                  bool be, unsigned max)
 {
     const size_t us = wide ? 4 : 2;
+    /* (a big-endian unit's bytes lie the other way round) */
+    const unsigned b16 = ~max & 0xFFFFu;
+    const unsigned bad = wide ? ~max : be ? (b16 >> 8 | b16 << 8) & 0xFFFFu : b16;
     size_t i = 0;
     for (; n - i >= VW; i += VW)
-        if (!v_narrow_units(d + i, s + i * us, wide, be, max))
+        if (!v_narrow_units(d + i, s + i * us, wide, be, bad))
             break;
     return i;
 }

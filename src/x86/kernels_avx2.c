@@ -324,16 +324,16 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/widen.h"
 
 /* VW units at s (32-bit when wide, else 16-bit, big-endian when be) as VW
- * bytes at d, or false, nothing written, when one is above max (FF or
- * 7F): one test of the OR of the loads, then saturating packs (whose
+ * bytes at d, or false, nothing written, when one has a bit of bad (the
+ * bits above FF or 7F, simd/narrow.h): one test of the OR of the loads, then saturating packs (whose
  * 128-bit lanes a permutation puts back in order; simd/narrow.h). */
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
-                               unsigned max)
+                               unsigned bad)
 {
     if (wide) {
         __m256i a = v_load(s), b = v_load(s + 32), c = v_load(s + 64), e = v_load(s + 96);
         if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, e)),
-                                _mm256_set1_epi32((int)~max)))
+                                _mm256_set1_epi32((int)bad)))
             return false;
         /* dwords a0-3 b0-3 c0-3 e0-3 | a4-7 b4-7 c4-7 e4-7 */
         a = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e));
@@ -341,10 +341,7 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         return true;
     }
     {
-        unsigned bad = ~max & 0xFFFFu;
         __m256i a = v_load(s), b = v_load(s + 32);
-        if (be)
-            bad = (bad >> 8 | bad << 8) & 0xFFFFu;
         if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16((short)bad)))
             return false;
         if (be) {

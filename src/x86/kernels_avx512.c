@@ -140,16 +140,16 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #include "simd/widen.h"
 
 /* VW units at s (32-bit when wide, else 16-bit, big-endian when be) as VW
- * bytes at d, or false, nothing written, when one is above max (FF or
- * 7F): one test of the OR of the loads, then a truncating narrow of each
+ * bytes at d, or false, nothing written, when one has a bit of bad (the
+ * bits above FF or 7F, simd/narrow.h): one test of the OR of the loads, then a truncating narrow of each
  * (simd/narrow.h). */
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
-                               unsigned max)
+                               unsigned bad)
 {
     if (wide) {
         __m512i a = v_load(s), b = v_load(s + 64), c = v_load(s + 128), e = v_load(s + 192);
         if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, e)),
-                                   _mm512_set1_epi32((int)~max)) != 0)
+                                   _mm512_set1_epi32((int)bad)) != 0)
             return false;
         _mm_storeu_si128((__m128i *)(void *)d, _mm512_cvtepi32_epi8(a));
         _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm512_cvtepi32_epi8(b));
@@ -158,10 +158,7 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         return true;
     }
     {
-        unsigned bad = ~max & 0xFFFFu;
         __m512i a = v_load(s), b = v_load(s + 64);
-        if (be)
-            bad = (bad >> 8 | bad << 8) & 0xFFFFu;
         if (_mm512_test_epi16_mask(_mm512_or_si512(a, b), _mm512_set1_epi16((short)bad)) != 0)
             return false;
         if (be) {
