@@ -462,15 +462,16 @@ static void check_transcode(const unsigned char *buf, size_t end, const uint32_t
 }
 
 /* The same input among copies of a character `ch` of `n` bytes: after
- * off[0] or off[1] bytes of them, with three more after it. The scalar
- * kernel takes text of 2-octet and of 4-octet characters eight bytes at a
- * time (two_octet_words and four_octet_words in src/scalar/decode.c): the
- * offsets put the input at and across the start of an 8-byte word. What
+ * off[0] or off[1] bytes of them, with `after` more after it. The scalar
+ * kernel takes text of 2-, 3- and 4-octet characters eight bytes at a
+ * time (two_octet_words, three_octet_words and four_octet_words in
+ * src/scalar/decode.c): the offsets put the input at and across the start
+ * of an 8-byte word, or at each place of a 3-octet word step. What
  * follows the input starts with a lead, so a truncated sequence is
  * missing a continuation, as before ASCII. The strict conversions of the
  * same bytes are checked too (check_transcode). */
 static void check_among(const unsigned char *in, size_t len, const struct decomp *d,
-                        const char *ch, size_t n, const size_t off[2])
+                        const char *ch, size_t n, const size_t off[2], size_t after)
 {
     unsigned char buf[96];
     size_t m, k, end;
@@ -482,7 +483,7 @@ static void check_among(const unsigned char *in, size_t len, const struct decomp
             memcpy(buf + k, ch, n);
         memcpy(buf + off[m], in, len);
         end = off[m] + len;
-        for (k = 0; k < 3; k++, end += n)
+        for (k = 0; k < after; k++, end += n)
             memcpy(buf + end, ch, n);
         r = utf8kit_validate((const char *)buf, end);
         if (r.status != want || r.read != (want ? off[m] + d->vread : end) ||
@@ -528,12 +529,28 @@ static const size_t four_octet_offs[2] = {60, 64};
 
 static void check_among_two_octet(const unsigned char *in, size_t len, const struct decomp *d)
 {
-    check_among(in, len, d, "\xC3\xA9", 2, two_octet_offs);
+    check_among(in, len, d, "\xC3\xA9", 2, two_octet_offs, 3);
 }
 
 static void check_among_four_octet(const unsigned char *in, size_t len, const struct decomp *d)
 {
-    check_among(in, len, d, "\xF0\x9F\x98\x80", 4, four_octet_offs);
+    check_among(in, len, d, "\xF0\x9F\x98\x80", 4, four_octet_offs, 3);
+}
+
+/* among E4 B8 80 (U+4E00). three_octet_words runs only with at least 67
+ * bytes left, from the first copy here, and checks six bytes a word, two
+ * words a step while 14 bytes are left, then one. With three copies
+ * after: at 63 the input is the second half of a step's first word (of a
+ * lone word, for inputs of 1 byte), at 66 the first half of its second
+ * word. With six after: at 60 the first half of a step's first word, at
+ * 69 the second half of its second word. */
+static const size_t three_octet_offs3[2] = {63, 66};
+static const size_t three_octet_offs6[2] = {60, 69};
+
+static void check_among_three_octet(const unsigned char *in, size_t len, const struct decomp *d)
+{
+    check_among(in, len, d, "\xE4\xB8\x80", 3, three_octet_offs3, 3);
+    check_among(in, len, d, "\xE4\xB8\x80", 3, three_octet_offs6, 6);
 }
 
 /* ---- the sweeps ------------------------------------------------------------ */
@@ -667,8 +684,10 @@ static void sweep_short(bool quick, bool full_bounds, bool embed)
             if (embed)
                 check_embedded(buf, len, d, 1);
             check_among_two_octet(buf, len, d);
-            if (rep)
+            if (rep) {
+                check_among_three_octet(buf, len, d);
                 check_among_four_octet(buf, len, d);
+            }
         }
         free(buf);
     }
