@@ -140,6 +140,31 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+/* VW units at s (32-bit when wide, else 16-bit, big-endian in memory when
+ * be) as VW bytes at d, or false, nothing written, when one has a bit of
+ * `bad` (simd/narrow.h) */
+U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
+                               unsigned bad)
+{
+    if (wide) {
+        uint32x4_t a = vreinterpretq_u32_u8(vld1q_u8(s)), b = vreinterpretq_u32_u8(vld1q_u8(s + 16));
+        uint32x4_t c = vreinterpretq_u32_u8(vld1q_u8(s + 32)), e = vreinterpretq_u32_u8(vld1q_u8(s + 48));
+        if (vmaxvq_u32(vandq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, e)), vdupq_n_u32(bad))) != 0)
+            return false;
+        vst1q_u8(d, vcombine_u8(vmovn_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b))),
+                                vmovn_u16(vcombine_u16(vmovn_u32(c), vmovn_u32(e)))));
+        return true;
+    }
+    {
+        uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(s)), b = vreinterpretq_u16_u8(vld1q_u8(s + 16));
+        if (vmaxvq_u16(vandq_u16(vorrq_u16(a, b), vdupq_n_u16((uint16_t)bad))) != 0)
+            return false;
+        vst1q_u8(d, be ? vcombine_u8(vshrn_n_u16(a, 8), vshrn_n_u16(b, 8))
+                       : vcombine_u8(vmovn_u16(a), vmovn_u16(b)));
+        return true;
+    }
+}
+
 /* 16-bit lanes, for simd/pext.h */
 U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
 {
@@ -274,6 +299,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v) { return v; }
 #include "simd/repair.h"
 #include "simd/units.h"
 #include "simd/widen.h"
+#include "simd/narrow.h"
 
 const u8k_kernels u8k_neon_kernels = {
     "neon",
@@ -294,5 +320,5 @@ const u8k_kernels u8k_neon_kernels = {
     simd_units,
     NULL,
     simd_widen,
-    NULL,
+    simd_narrow,
 };

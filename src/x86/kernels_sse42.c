@@ -133,6 +133,38 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
+/* VW units at s (32-bit when wide, else 16-bit, big-endian in memory when
+ * be) as VW bytes at d, or false, nothing written, when one has a bit of
+ * `bad` (simd/narrow.h) */
+U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
+                               unsigned bad)
+{
+    if (wide) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+        if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e)),
+                             _mm_set1_epi32((int)bad)))
+            return false;
+        _mm_storeu_si128((__m128i *)(void *)d,
+                         _mm_packus_epi16(_mm_packus_epi32(a, b), _mm_packus_epi32(c, e)));
+        return true;
+    }
+    {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+        if (!_mm_testz_si128(_mm_or_si128(a, b), _mm_set1_epi16((short)bad)))
+            return false;
+        if (be) {
+            a = _mm_srli_epi16(a, 8);
+            b = _mm_srli_epi16(b, 8);
+        }
+        _mm_storeu_si128((__m128i *)(void *)d, _mm_packus_epi16(a, b));
+        return true;
+    }
+}
+
 /* 16-bit lanes, for simd/pext.h */
 U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
 {
@@ -222,6 +254,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
 #include "simd/repair.h"
 #include "simd/units.h"
 #include "simd/widen.h"
+#include "simd/narrow.h"
 
 /* For the AVX2 kernel on a CPU with a slow PEXT (x86/x86.h). */
 utf8kit_result u8k_sse42_utf16_to_utf8(const uint16_t *src, size_t len, unsigned char *dst,
@@ -264,5 +297,5 @@ const u8k_kernels u8k_sse42_kernels = {
     simd_units,
     NULL,
     simd_widen,
-    NULL,
+    simd_narrow,
 };
