@@ -1318,9 +1318,9 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if ((u8k_unit_size(from) == 2 || from == UTF8KIT_UTF32) && is_8bit(to) &&
-        u8k_kernels_now()->narrow != NULL) {
-        /* UTF-16, UCS-2 and UTF-32 in the host's order to Latin-1 and
+    if ((u8k_unit_size(from) == 2 || from == UTF8KIT_UTF32 || from == UTF32_OTHER) &&
+        is_8bit(to) && u8k_kernels_now()->narrow != NULL) {
+        /* UTF-16, UCS-2 and UTF-32 (either byte order) to Latin-1 and
          * US-ASCII: each unit up to FF (7F) a byte of its value (the
          * kernel's narrow, then narrow above for the vector that stopped
          * it), at most SCAN_STEP units a step; to windows-1252 as to

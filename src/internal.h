@@ -169,8 +169,8 @@ typedef struct u8k_kernels {
      * in the host's order when wide, else 16-bit, big-endian when be (d
      * aligned to the unit). Or NULL: convert.c widens a byte at a time. */
     void (*widen)(void *d, const unsigned char *s, size_t n, bool wide, bool be);
-    /* The first of the n units at s (32-bit in the host's order when
-     * wide, else 16-bit, big-endian when be; s aligned to the unit) as
+    /* The first of the n units at s (32-bit when wide, else 16-bit;
+     * big-endian in memory when be; s aligned to the unit) as
      * bytes at d, whole vectors of them up to the first vector with a
      * unit above max (FF or 7F); returns how many units. Or NULL:
      * convert.c goes through UTF-8. */

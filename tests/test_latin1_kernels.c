@@ -370,11 +370,12 @@ static void widen_lengths(void)
 }
 
 /* The kernel's narrow, where it has one: units of every length 0..300
- * (16-bit in either byte order, 32-bit in the host's), all at most the
- * limit (FF or 7F) or with one above it, or a surrogate, at each place;
- * the input ending at its guard page, the output at its own. It must
- * convert whole vectors (so within 64 units of the end or of that unit,
- * never past it), each unit its low byte, and write nothing after them. */
+ * (16-bit in either byte order; 32-bit in the host's order and big-endian),
+ * all at most the limit (FF or 7F) or with one above it, or a surrogate,
+ * at each place; the input ending at its guard page, the output at its
+ * own. It must convert whole vectors (so within 64 units of the end or of
+ * that unit, never past it), each unit its low byte, and write nothing
+ * after them. */
 static void narrow_lengths(void)
 {
     static unsigned char t[300 * 4];
@@ -385,8 +386,10 @@ static void narrow_lengths(void)
     if (K->narrow == NULL)
         return;
     for (n = 0; n <= 300; n++) {
-        for (form = 0; form < 3; form++) {
-            bool wide = form == 2, be = form == 1;
+        for (form = 0; form < 4; form++) {
+            /* 16-bit little- and big-endian; 32-bit in the host's order
+             * and big-endian */
+            bool wide = form >= 2, be = form == 1 || form == 3;
             size_t us = wide ? 4 : 2;
             for (lim = 0; lim < 2; lim++) {
                 unsigned max = lim ? 0x7F : 0xFF;
@@ -398,7 +401,12 @@ static void narrow_lengths(void)
                         uint32_t u = rnd() % (max + 1);
                         if (k == p)
                             u = rnd() % 3 == 0 ? max + 1 : rnd() % 2 ? 0xD800 + rnd() % 0x800 : 0xFFFF;
-                        if (wide) {
+                        if (form == 3) {
+                            t[4 * k] = (unsigned char)(u >> 24);
+                            t[4 * k + 1] = (unsigned char)(u >> 16);
+                            t[4 * k + 2] = (unsigned char)(u >> 8);
+                            t[4 * k + 3] = (unsigned char)u;
+                        } else if (wide) {
                             memcpy(t + 4 * k, &u, 4);
                         } else {
                             t[2 * k + be] = (unsigned char)u;
@@ -409,7 +417,9 @@ static void narrow_lengths(void)
                     memset(d, 0xA5, n + 64);
                     r = K->narrow(d, in, n, wide, be, max);
                     for (k = 0; k < r && k < n; k++)
-                        ok = ok && d[k] == (wide ? t[4 * k + low32] : t[2 * k + be]);
+                        ok = ok && d[k] == (form == 3 ? t[4 * k + 3]
+                                            : wide    ? t[4 * k + low32]
+                                                      : t[2 * k + be]);
                     for (k = r; k < n + 64; k++)
                         ok = ok && d[k] == 0xA5;
                     CHECK(r <= stop && r + 64 > stop && ok,

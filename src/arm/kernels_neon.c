@@ -140,7 +140,7 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
-/* VW units at s (32-bit when wide, else 16-bit, big-endian in memory when
+/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
  * be) as VW bytes at d, or false, nothing written, when one has a bit of
  * `bad` (simd/narrow.h) */
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
@@ -151,6 +151,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         uint32x4_t c = vreinterpretq_u32_u8(vld1q_u8(s + 32)), e = vreinterpretq_u32_u8(vld1q_u8(s + 48));
         if (vmaxvq_u32(vandq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, e)), vdupq_n_u32(bad))) != 0)
             return false;
+        if (be) {
+            a = vshrq_n_u32(a, 24);
+            b = vshrq_n_u32(b, 24);
+            c = vshrq_n_u32(c, 24);
+            e = vshrq_n_u32(e, 24);
+        }
         vst1q_u8(d, vcombine_u8(vmovn_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b))),
                                 vmovn_u16(vcombine_u16(vmovn_u32(c), vmovn_u32(e)))));
         return true;

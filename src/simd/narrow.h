@@ -5,7 +5,8 @@
  * kernel file's v_narrow_units (VW units at s as VW bytes at d, or false,
  * nothing written, when one has a bit of `bad`, the bits above the limit
  * as they lie in memory); convert.c finishes the vector that stopped it a
- * unit at a time.
+ * unit at a time. The SIMD kernels run on little-endian hosts only, where
+ * be (big-endian in memory) is the other byte order than the host's.
  */
 #ifndef UTF8KIT_SIMD_NARROW_H
 #define UTF8KIT_SIMD_NARROW_H
@@ -19,7 +20,8 @@ U8K_INLINE size_t u8k_narrow_run(unsigned char *d, const unsigned char *s, size_
     const size_t us = wide ? 4 : 2;
     /* (a big-endian unit's bytes lie the other way round) */
     const unsigned b16 = ~max & 0xFFFFu;
-    const unsigned bad = wide ? ~max : be ? (b16 >> 8 | b16 << 8) & 0xFFFFu : b16;
+    const unsigned bad = wide ? (be ? (unsigned)__builtin_bswap32(~max) : ~max)
+                              : be ? (b16 >> 8 | b16 << 8) & 0xFFFFu : b16;
     size_t i = 0;
     for (; n - i >= VW; i += VW)
         if (!v_narrow_units(d + i, s + i * us, wide, be, bad))
@@ -32,7 +34,8 @@ static size_t simd_narrow(unsigned char *d, const void *s, size_t n, bool wide, 
 {
     const unsigned char *p = s;
     if (wide)
-        return u8k_narrow_run(d, p, n, true, false, max);
+        return be ? u8k_narrow_run(d, p, n, true, true, max)
+                  : u8k_narrow_run(d, p, n, true, false, max);
     if (be)
         return u8k_narrow_run(d, p, n, false, true, max);
     return u8k_narrow_run(d, p, n, false, false, max);

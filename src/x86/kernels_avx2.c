@@ -323,10 +323,11 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/units.h"
 #include "simd/widen.h"
 
-/* VW units at s (32-bit when wide, else 16-bit, big-endian when be) as VW
- * bytes at d, or false, nothing written, when one has a bit of bad (the
- * bits above FF or 7F, simd/narrow.h): one test of the OR of the loads, then saturating packs (whose
- * 128-bit lanes a permutation puts back in order; simd/narrow.h). */
+/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
+ * be) as VW bytes at d, or false, nothing written, when one has a bit of
+ * bad (the bits above FF or 7F, simd/narrow.h): one test of the OR of the
+ * loads, then saturating packs (whose 128-bit lanes a permutation puts
+ * back in order). */
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
                                unsigned bad)
 {
@@ -335,6 +336,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, e)),
                                 _mm256_set1_epi32((int)bad)))
             return false;
+        if (be) {
+            a = _mm256_srli_epi32(a, 24);
+            b = _mm256_srli_epi32(b, 24);
+            c = _mm256_srli_epi32(c, 24);
+            e = _mm256_srli_epi32(e, 24);
+        }
         /* dwords a0-3 b0-3 c0-3 e0-3 | a4-7 b4-7 c4-7 e4-7 */
         a = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e));
         v_store(d, _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));

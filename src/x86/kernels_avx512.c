@@ -139,10 +139,10 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 #define U8K_WIDEN_VW(d, s, wide, be) u8k_widen_block((d), (s), (wide), (be))
 #include "simd/widen.h"
 
-/* VW units at s (32-bit when wide, else 16-bit, big-endian when be) as VW
- * bytes at d, or false, nothing written, when one has a bit of bad (the
- * bits above FF or 7F, simd/narrow.h): one test of the OR of the loads, then a truncating narrow of each
- * (simd/narrow.h). */
+/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
+ * be) as VW bytes at d, or false, nothing written, when one has a bit of
+ * bad (the bits above FF or 7F, simd/narrow.h): one test of the OR of the
+ * loads, then a truncating narrow of each. */
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
                                unsigned bad)
 {
@@ -151,6 +151,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         if (_mm512_test_epi32_mask(_mm512_or_si512(_mm512_or_si512(a, b), _mm512_or_si512(c, e)),
                                    _mm512_set1_epi32((int)bad)) != 0)
             return false;
+        if (be) {
+            a = _mm512_srli_epi32(a, 24);
+            b = _mm512_srli_epi32(b, 24);
+            c = _mm512_srli_epi32(c, 24);
+            e = _mm512_srli_epi32(e, 24);
+        }
         _mm_storeu_si128((__m128i *)(void *)d, _mm512_cvtepi32_epi8(a));
         _mm_storeu_si128((__m128i *)(void *)(d + 16), _mm512_cvtepi32_epi8(b));
         _mm_storeu_si128((__m128i *)(void *)(d + 32), _mm512_cvtepi32_epi8(c));

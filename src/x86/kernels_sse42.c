@@ -133,7 +133,7 @@ U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
     return true;
 }
 
-/* VW units at s (32-bit when wide, else 16-bit, big-endian in memory when
+/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
  * be) as VW bytes at d, or false, nothing written, when one has a bit of
  * `bad` (simd/narrow.h) */
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
@@ -147,6 +147,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e)),
                              _mm_set1_epi32((int)bad)))
             return false;
+        if (be) {
+            a = _mm_srli_epi32(a, 24);
+            b = _mm_srli_epi32(b, 24);
+            c = _mm_srli_epi32(c, 24);
+            e = _mm_srli_epi32(e, 24);
+        }
         _mm_storeu_si128((__m128i *)(void *)d,
                          _mm_packus_epi16(_mm_packus_epi32(a, b), _mm_packus_epi32(c, e)));
         return true;
