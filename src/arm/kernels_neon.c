@@ -147,9 +147,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
                                unsigned bad)
 {
     if (wide) {
-        uint32x4_t a = vreinterpretq_u32_u8(vld1q_u8(s)), b = vreinterpretq_u32_u8(vld1q_u8(s + 16));
-        uint32x4_t c = vreinterpretq_u32_u8(vld1q_u8(s + 32)), e = vreinterpretq_u32_u8(vld1q_u8(s + 48));
-        if (vmaxvq_u32(vandq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, e)), vdupq_n_u32(bad))) != 0)
+        uint32x4_t a = vreinterpretq_u32_u8(vld1q_u8(s));
+        uint32x4_t b = vreinterpretq_u32_u8(vld1q_u8(s + 16));
+        uint32x4_t c = vreinterpretq_u32_u8(vld1q_u8(s + 32));
+        uint32x4_t e = vreinterpretq_u32_u8(vld1q_u8(s + 48));
+        uint32x4_t o = vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, e));
+        if (vmaxvq_u32(vandq_u32(o, vdupq_n_u32(bad))) != 0)
             return false;
         if (be) {
             a = vshrq_n_u32(a, 24);
@@ -162,7 +165,8 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
         return true;
     }
     {
-        uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(s)), b = vreinterpretq_u16_u8(vld1q_u8(s + 16));
+        uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(s));
+        uint16x8_t b = vreinterpretq_u16_u8(vld1q_u8(s + 16));
         if (vmaxvq_u16(vandq_u16(vorrq_u16(a, b), vdupq_n_u16((uint16_t)bad))) != 0)
             return false;
         vst1q_u8(d, be ? vcombine_u8(vshrn_n_u16(a, 8), vshrn_n_u16(b, 8))

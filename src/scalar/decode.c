@@ -338,7 +338,8 @@ static inline uint64_t three_octet_breaks(uint64_t x)
 {
     const uint64_t form = UINT64_C(0x0000C0C0F0C0C0F0), want = UINT64_C(0x00008080E08080E0);
     const uint64_t nib = UINT64_C(0x0F00000F), b5 = UINT64_C(0x01000001);
-    const uint64_t m1f = UINT64_C(0x1F00001F), n27 = UINT64_C(0x1B00001B), bit5 = UINT64_C(0x20000020);
+    const uint64_t m1f = UINT64_C(0x1F00001F), n27 = UINT64_C(0x1B00001B);
+    const uint64_t bit5 = UINT64_C(0x20000020);
     uint64_t z = (x & nib) << 1 | (x >> 13 & b5);
     return ((x & form) ^ want) | ((((z + m1f) & ((z ^ n27) + m1f)) & bit5) ^ bit5);
 }
@@ -404,6 +405,10 @@ utf8kit_result u8k_scalar_validate(const unsigned char *s, size_t len)
             }
         }
         i = two_octet_words(s, i, len, &st);
+        /* In text of 3-octet characters a chunk of the automaton mostly
+         * ends one tail short of a boundary (32 = 3 * 10 + 2), where
+         * two_octet_words does not go on: that tail is taken here, so that
+         * three_octet_words can. */
         if ((st & 63) == T1 && i < len && (s[i] & 0xC0) == 0x80) {
             st = ACC;
             i++;
