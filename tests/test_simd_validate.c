@@ -3,7 +3,8 @@
  * entries against the scalar reference (src/scalar), on inputs built to
  * hit the block edges of 16-, 32- and 64-byte kernels:
  *  - every length 0..300 ending exactly at a page followed by a PROT_NONE
- *    page, and starting at every alignment 0..63 of a page (same guard);
+ *    page, and starting at every alignment 0..63 of a page (same guard),
+ *    in mixed text and in text of 2-, 3- or 4-octet characters only;
  *  - every 4-byte combination of 27 representative bytes (one per class
  *    of the lookup tables and the RFC 3629 boundaries), at offsets around
  *    the block edges, both at the end of the input and followed by text;
@@ -55,11 +56,23 @@ static void same(const unsigned char *s, size_t n, const char *what, size_t a, s
           "%s %zu/%zu len %zu: utf16_length", what, a, b, n);
 }
 
+/* Text of put_mix_char's mix 0..3; mix 4, 5, 6: characters of 2, 3, 4
+ * octets only (the scalar kernel's word loops run over such text up to
+ * the end of the input; they must not read past it). */
 static size_t make_text(unsigned char *p, size_t want, int mix)
 {
+    static const uint32_t lo[] = {0x80, 0x800, 0x10000}, span[] = {0x780, 0xF000, 0x100000};
     size_t n = 0;
-    while (n + 4 <= want)
-        n += put_mix_char(p + n, mix, 0);
+    while (n + 4 <= want) {
+        if (mix < 4) {
+            n += put_mix_char(p + n, mix, 0);
+        } else {
+            uint32_t c = lo[mix - 4] + (uint32_t)(rnd() % span[mix - 4]);
+            if (c >= 0xD800 && c < 0xE000)
+                c += 0x800;
+            n += utf8kit_encode(c, (char *)p + n);
+        }
+    }
     for (; n < want; n++)
         p[n] = (unsigned char)('a' + n % 26);
     return n;
@@ -99,7 +112,7 @@ int main(void)
 
     /* Page guards: s + n is the first byte of an unreadable page. */
     guard = test_guarded(1);
-    for (int mix = 0; mix < 4; mix++) {
+    for (int mix = 0; mix < 7; mix++) {
         make_text(text, 400, mix);
         for (len = 0; len <= 300; len++) {
             /* Ends at the guard: windows of valid text, cut anywhere. */
