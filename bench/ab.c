@@ -11,6 +11,12 @@
  * with its own symbols), share one input and one output buffer, and are
  * timed in alternation, ROUNDS times for each file; each keeps its best
  * time. Run twice with the same library, the ratios stay within 1-2%.
+ * (The same path given twice is one library: dlopen shares it. Two copies
+ * of one build also gave ratios of 1.00 in session 26.) But the branchy
+ * scalar kernels ran up to a third slower here than in a process of their
+ * own, and A/B ratios of the scalar validator differed from those of
+ * separate processes by up to 10%: time the scalar kernels in separate
+ * processes.
  *
  * OP: validate, is_valid, count, utf8>utf16le, utf8>utf32, utf16le>utf8,
  * utf32>utf8, latin1>utf8, utf8>latin1, and the first four conversions
