@@ -771,8 +771,8 @@ static size_t utf16_pairs(unsigned char *d, const unsigned char *s, size_t n, bo
 }
 
 /* The first of the n units at s (2 or 4 bytes, big-endian when be) that
- * are at most max, as bytes at d (d NULL: not written); returns how many
- * (after the kernel's narrow, for the vector that stopped it). */
+ * are at most max, as bytes at d; returns how many (after the kernel's
+ * narrow, for the vector that stopped it). */
 static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t unit, bool be,
                      unsigned max)
 {
@@ -781,8 +781,7 @@ static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t 
         uint32_t u = unit == 2 ? u8k_load16(s + 2 * i, be) : u8k_load32(s + 4 * i, be);
         if (u > max)
             break;
-        if (d != NULL)
-            d[i] = (unsigned char)u;
+        d[i] = (unsigned char)u;
     }
     return i;
 }
@@ -1135,9 +1134,10 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - Latin-1, windows-1252 and US-ASCII -> UTF-16, UCS-2, UTF-32 and
  *    each other: each byte widened to a unit, or copied (up to each byte
  *    80..9F, and 80..FF, where they differ);
- *  - UTF-16, UCS-2 and UTF-32 (in the host's order) -> Latin-1, US-ASCII
- *    and windows-1252: each unit up to FF (7F) narrowed to a byte, up to
- *    the first that is not (and to windows-1252, the first byte 80..9F);
+ *  - UTF-16, UCS-2 and UTF-32 (either byte order) -> Latin-1, US-ASCII
+ *    and windows-1252, where the kernels have a narrow: each unit up to
+ *    FF (7F) narrowed to a byte, up to the first that is not (and to
+ *    windows-1252, the first byte 80..9F);
  *  - UTF-8, CESU-8, MUTF-8 and the RFC 2279 form -> windows-1252: below
  *    (they hold U+0000..U+00FF alike, but for MUTF-8's C0 80, at which
  *    the kernel stops).

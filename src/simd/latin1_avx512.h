@@ -165,7 +165,6 @@ static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t 
                                                unsigned char *dst, size_t cap)
 {
     size_t i = 0, o = 0, n;
-    utf8kit_result r;
     while (i + 64 <= len && o + 64 <= cap) {
         __m512i w = v_load(src + i);
         uint64_t high = (uint64_t)_mm512_movepi8_mask(w);
@@ -196,10 +195,7 @@ static utf8kit_result u8k_latin1_to_utf8_vbmi2(const unsigned char *src, size_t 
         }
     }
 rest:
-    if (i == len)
-        return u8k_res(UTF8KIT_OK, i, o, 0);
-    r = u8k_scalar_latin1_to_utf8(src + i, len - i, dst + o, cap - o);
-    return u8k_shift(r, i, o);
+    return u8k_latin1_rest(src, i, len, dst, o, cap, false);
 }
 
 /*
