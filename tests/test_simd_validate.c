@@ -296,5 +296,65 @@ int main(void)
             }
         free(t);
     }
+    /* Runs of 4-octet characters, which AVX-512 checks a character per
+     * 32-bit lane once a block of them alone has passed the block check
+     * (u8k_vfour in simd/validate.h). Text: 0..7 bytes of other
+     * characters (the run's phase against the blocks), then 1400 bytes of
+     * 4-octet characters with the range's ends among them, then 0..5
+     * ASCII bytes; at several start alignments (an input of 1024 bytes or
+     * more is read in aligned blocks). In it: each byte replaced by bytes
+     * of every class, each character replaced by the forms just outside
+     * the range (F0 8F BF BF, F4 90 80 80) and just inside it, and the
+     * input cut at every length. Then such text ending at a guard page,
+     * every length 256..1024. */
+    {
+        static const unsigned char with[] = {0x41, 0x80, 0x8F, 0x90, 0xBF, 0xC2,
+                                             0xE0, 0xF0, 0xF4, 0xF5, 0xFF};
+        static const char *const chars4[] = {"\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80",
+                                             "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF",
+                                             "\xF8\x88\x80\x80", "\xED\xA0\x80\x80"};
+        static const char *const heads[] = {"", "a", "\xC3\xA9", "\xE4\xB8\x80",
+                                            "ab\xC3\xA9", "\xE4\xB8\x80\xC3\xA9\x61",
+                                            "a\xE4\xB8\x80\xC3\xA9", "abcdefg"};
+        static const size_t aligns[] = {0, 1, 3, 17, 62};
+        size_t step = test_quick() ? 7 : 1, run = 1400;
+        unsigned char *area = malloc(run + 256), *t;
+        for (size_t hi = 0; hi < sizeof heads / sizeof heads[0]; hi++) {
+            size_t h = strlen(heads[hi]), tail = hi % 6, m = h + run + tail, q;
+            t = area + (64 - (uintptr_t)area % 64) + aligns[hi % 5];
+            memcpy(t, heads[hi], h);
+            for (q = 0; q < run; q += 4) {
+                uint32_t c = q == 8 ? 0x10000 : q == 12 ? 0x10FFFF : 0x10000 + rnd() % 0x100000;
+                utf8kit_encode(c, (char *)t + h + q);
+            }
+            memset(t + h + run, 'z', tail);
+            same_valid(t, m, "run4", hi, 0);
+            for (pos = h + hi % step; pos < m; pos += step) {
+                unsigned char keep = t[pos];
+                for (k = 0; k < sizeof with; k++) {
+                    t[pos] = with[k];
+                    same_valid(t, m, "run4 at/byte", pos, with[k]);
+                }
+                t[pos] = keep;
+            }
+            for (q = hi % step; q < run; q += 4 * step) {
+                unsigned char keep[4];
+                memcpy(keep, t + h + q, 4);
+                for (k = 0; k < sizeof chars4 / sizeof chars4[0]; k++) {
+                    memcpy(t + h + q, chars4[k], 4);
+                    same_valid(t, m, "run4 char at/form", h + q, k);
+                }
+                memcpy(t + h + q, keep, 4);
+            }
+            for (len = 0; len <= m; len += step)
+                same_valid(t, len, "run4 cut", hi, len);
+        }
+        make_text(text, 1024, 6);
+        for (len = 256; len <= 1024; len += test_quick() ? 9 : 1) {
+            memcpy(guard - len, text, len);
+            same_valid(guard - len, len, "run4 guard-end", len % 4, 0);
+        }
+        free(area);
+    }
     return test_done("simd_validate");
 }

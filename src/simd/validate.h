@@ -46,6 +46,10 @@
  *   U8K_TWO_FIRST   u8k_vscan tests a group of blocks for bytes >= E0
  *                   first, and for F0 only when some are (default: F0
  *                   first), which saves a test on 1- and 2-octet text
+ *   U8K_HAVE_FOUR_CHECK, v_four_bad(x)  non-zero where a 32-bit lane of x
+ *                   is not one 4-octet form of U+10000..U+10FFFF: u8k_vscan
+ *                   then takes runs of 4-octet characters a character
+ *                   per lane (u8k_vfour)
  *
  * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
  * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
@@ -407,6 +411,57 @@ U8K_INLINE size_t u8k_vstart(u8k_vstate *st, const unsigned char *s, size_t len,
     return h;
 }
 
+#ifdef U8K_HAVE_FOUR_CHECK
+/* Runs of 4-octet characters (emoji, historic scripts, CJK extension
+ * planes). The block check works on every byte, three of four of them
+ * tails; on a run of such characters, read from a character start, each
+ * 32-bit lane holds one character and the layer's v_four_bad(x) says in
+ * a few operations whether every lane is a 4-octet form of a value
+ * U+10000..U+10FFFF. u8k_vfour_run goes on from the character start t
+ * while whole blocks are, and returns where it stopped: a character
+ * start, everything before it valid. */
+U8K_INLINE size_t u8k_vfour_run(const unsigned char *s, size_t len, size_t t)
+{
+    while (len - t >= 4 * VW) {
+        u8k_v e = v_or(v_or(v_four_bad(v_load(s + t)), v_four_bad(v_load(s + t + VW))),
+                       v_or(v_four_bad(v_load(s + t + 2 * VW)),
+                            v_four_bad(v_load(s + t + 3 * VW))));
+        if (v_any(e))
+            break;
+        t += 4 * VW;
+    }
+    while (len - t >= VW && !v_any(v_four_bad(v_load(s + t))))
+        t += VW;
+    return t;
+}
+
+/* Whether block d (checked, with no error) holds 4-octet characters
+ * only: a byte F0..FF every four bytes from one of its first four (the
+ * rest are then tails, as the check has seen). If so, *k is the offset
+ * of its first lead. */
+U8K_INLINE bool u8k_vpure4(const u8k_vstate *st, u8k_v d, unsigned *k)
+{
+    const uint64_t every4 = UINT64_C(0x1111111111111111) >> (64 - VW);
+    uint64_t leads = v_high(v_subs(d, st->f0));
+    *k = (unsigned)__builtin_ctzll(leads | 16); /* 4: none in the first four */
+    return *k <= 3 && leads == ((every4 << *k) & (UINT64_MAX >> (64 - VW)));
+}
+
+/* The run of 4-octet characters from the last character start t0 of a
+ * checked block (u8k_vpure4), the block loops' stride starting at i:
+ * returns the offset of the block where the loops go on, on that stride
+ * and at least one block after t0's. The blocks from there on are checked
+ * as usual (after the block before, read again from memory); everything
+ * before them is valid. (The vector state stays with the caller: passed
+ * by address, it would live in memory all through the block loops.) */
+static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t i, size_t t0)
+{
+    size_t t = u8k_vfour_run(s, len, t0), n = i + (t - i) / VW * VW;
+    size_t next = i + (t0 - i) / VW * VW + VW;
+    return n > next ? n : next;
+}
+#endif
+
 /* u8k_vscan validates s[0..len) from a fresh start (as if nothing came
  * before s). It returns true when the input is valid; otherwise *at is the
  * offset of the first block where an error shows (it is len when only the
@@ -421,6 +476,9 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
 {
     u8k_vstate st;
     size_t i = 0, c = 0, q = 0;
+#ifdef U8K_HAVE_FOUR_CHECK
+    size_t four = 0; /* where a run of 4-octet characters starts (run4) */
+#endif
     u8k_vinit(&st);
     {
         bool bad;
@@ -437,6 +495,9 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
     }
     /* Four blocks at a time: one test for all-ASCII, one for errors.
      * On an error the one-block loop below finds which block it is in. */
+#ifdef U8K_HAVE_FOUR_CHECK
+groups:
+#endif
     while (i + 4 * VW <= len) {
         u8k_v a = v_load(s + i), b = v_load(s + i + VW);
         u8k_v cc = v_load(s + i + 2 * VW), d = v_load(s + i + 3 * VW);
@@ -469,21 +530,40 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
 #define U8K_GROUP4(check)                                                                  \
     v_or(v_or(check(&st, p, a, st.prev), check(&st, p + VW, b, a)),                       \
          v_or(check(&st, p + 2 * VW, cc, b), check(&st, p + 3 * VW, d, cc)))
+            /* Bytes F0..FF: the whole check; then, after a last block
+             * of 4-octet characters only, maybe a run of them (not when
+             * counting: the run does not count), taken outside this loop
+             * (a call in it costs the loop registers: all vector
+             * registers are the caller's to save). */
+#ifdef U8K_HAVE_FOUR_CHECK
+            unsigned k4;
+#define U8K_GROUP_F0()                                                                     \
+    do {                                                                                   \
+        e = U8K_GROUP4(u8k_vcheck_at);                                                     \
+        if (!counting && !v_any(e) && U8K_UNLIKELY(u8k_vpure4(&st, d, &k4))) {             \
+            four = i + 4 * VW - 4 + k4;                                                    \
+            goto run4;                                                                     \
+        }                                                                                  \
+    } while (0)
+#else
+#define U8K_GROUP_F0() (e = U8K_GROUP4(u8k_vcheck_at))
+#endif
 #ifdef U8K_TWO_FIRST
             if (!u8k_has_e0(&st, m))
                 e = U8K_GROUP4(u8k_vcheck_at_two);
             else if (!u8k_has_f0(&st, m))
                 e = U8K_GROUP4(u8k_vcheck_at_three);
             else
-                e = U8K_GROUP4(u8k_vcheck_at);
+                U8K_GROUP_F0();
 #else
             if (u8k_has_f0(&st, m))
-                e = U8K_GROUP4(u8k_vcheck_at);
+                U8K_GROUP_F0();
             else if (u8k_has_e0(&st, m))
                 e = U8K_GROUP4(u8k_vcheck_at_three);
             else
                 e = U8K_GROUP4(u8k_vcheck_at_two);
 #endif
+#undef U8K_GROUP_F0
 #undef U8K_GROUP4
             if (v_any(e))
                 break;
@@ -528,6 +608,12 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
         }
         return true;
     }
+#ifdef U8K_HAVE_FOUR_CHECK
+run4:
+    i = u8k_vfour(s, len, i, four);
+    st.prev = v_load(s + i - VW);
+    goto groups;
+#endif
 fail:
     if (counting) {
         *nc = c;
