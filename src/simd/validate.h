@@ -435,30 +435,28 @@ U8K_INLINE size_t u8k_vfour_run(const unsigned char *s, size_t len, size_t t)
     return t;
 }
 
-/* Whether block d (checked, with no error) holds 4-octet characters
- * only: a byte F0..FF every four bytes from one of its first four (the
- * rest are then tails, as the check has seen). If so, *k is the offset
- * of its first lead. */
-U8K_INLINE bool u8k_vpure4(const u8k_vstate *st, u8k_v d, unsigned *k)
+/* After the group of blocks at i passed the check and its last block d
+ * has no ASCII: when d holds 4-octet characters only (a byte F0..FF
+ * every four bytes from one of its first four; the rest are then tails,
+ * as the check has seen), the run from d's last character start is taken
+ * by u8k_vfour_run. Returns the offset of the block where the block
+ * loops go on, on their stride and at least i + 4 VW: the blocks from
+ * there on are checked as usual (after the block before, read again from
+ * memory), and everything before them is valid. (Out of line, with the
+ * vector state left with the caller: passed by address, it would live in
+ * memory all through the block loops.) */
+static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t i)
 {
     const uint64_t every4 = UINT64_C(0x1111111111111111) >> (64 - VW);
-    uint64_t leads = v_high(v_subs(d, st->f0));
-    *k = (unsigned)__builtin_ctzll(leads | 16); /* 4: none in the first four */
-    return *k <= 3 && leads == ((every4 << *k) & (UINT64_MAX >> (64 - VW)));
-}
-
-/* The run of 4-octet characters from the last character start t0 of a
- * checked block (u8k_vpure4), the block loops' stride starting at i:
- * returns the offset of the block where the loops go on, on that stride
- * and at least one block after t0's. The blocks from there on are checked
- * as usual (after the block before, read again from memory); everything
- * before them is valid. (The vector state stays with the caller: passed
- * by address, it would live in memory all through the block loops.) */
-static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t i, size_t t0)
-{
-    size_t t = u8k_vfour_run(s, len, t0), n = i + (t - i) / VW * VW;
-    size_t next = i + (t0 - i) / VW * VW + VW;
-    return n > next ? n : next;
+    /* bytes F0..FF: 70 less, they keep their high bit (u8k_vcheck_p) */
+    uint64_t leads = v_high(v_subs(v_load(s + i + 3 * VW), v_splat(0xF0 - 0x80)));
+    unsigned k = (unsigned)__builtin_ctzll(leads | 16); /* 4: none in the first four */
+    size_t t0 = i + 4 * VW - 4 + k, t, n;
+    if (k > 3 || leads != ((every4 << k) & (UINT64_MAX >> (64 - VW))))
+        return i + 4 * VW;
+    t = u8k_vfour_run(s, len, t0);
+    n = i + (t - i) / VW * VW;
+    return n > i + 4 * VW ? n : i + 4 * VW;
 }
 #endif
 
@@ -476,9 +474,6 @@ U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t
 {
     u8k_vstate st;
     size_t i = 0, c = 0, q = 0;
-#ifdef U8K_HAVE_FOUR_CHECK
-    size_t four = 0; /* where a run of 4-octet characters starts (run4) */
-#endif
     u8k_vinit(&st);
     {
         bool bad;
@@ -536,14 +531,11 @@ groups:
              * (a call in it costs the loop registers: all vector
              * registers are the caller's to save). */
 #ifdef U8K_HAVE_FOUR_CHECK
-            unsigned k4;
 #define U8K_GROUP_F0()                                                                     \
     do {                                                                                   \
         e = U8K_GROUP4(u8k_vcheck_at);                                                     \
-        if (!counting && !v_any(e) && U8K_UNLIKELY(u8k_vpure4(&st, d, &k4))) {             \
-            four = i + 4 * VW - 4 + k4;                                                    \
+        if (!counting && U8K_UNLIKELY(v_high(d) == UINT64_MAX >> (64 - VW)) && !v_any(e))  \
             goto run4;                                                                     \
-        }                                                                                  \
     } while (0)
 #else
 #define U8K_GROUP_F0() (e = U8K_GROUP4(u8k_vcheck_at))
@@ -610,7 +602,8 @@ groups:
     }
 #ifdef U8K_HAVE_FOUR_CHECK
 run4:
-    i = u8k_vfour(s, len, i, four);
+    /* the group at i passed, and its last block has no ASCII */
+    i = u8k_vfour(s, len, i);
     st.prev = v_load(s + i - VW);
     goto groups;
 #endif
