@@ -106,10 +106,10 @@ U8K_INLINE u8k_v v_splat_k(unsigned char b) { return _mm512_set1_epi32((int)u8k_
  * (vpmaddubsw, weights 64 and 1, in the lane's low 16 bits) is then
  * 3C90..3D8F, so 64a + b - 3C90 is below 100. Four operations: two
  * ternary logics, a multiply-add, a subtract. Measured (session 27):
- * text of emoji alone 1.7x; texts without 4-octet characters 0.97-1.02x
- * (the block loops' layout). AVX2 does not set it: 2.2x on emoji there,
- * but 2-5% slower on most other texts, its 16 registers spilled
- * otherwise. */
+ * text of emoji alone 1.7x; texts without 4-octet characters 0.97-1.03x
+ * (the block loops' layout). AVX2 does not set it: 2.1-2.2x on emoji
+ * there, but most other texts 1-5% slower, in the form here and in one
+ * with the entry test inline (which spilled among its 16 registers). */
 #define U8K_HAVE_FOUR_CHECK 1
 U8K_INLINE u8k_v v_four_bad(u8k_v x)
 {
