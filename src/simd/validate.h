@@ -418,8 +418,9 @@ U8K_INLINE size_t u8k_vstart(u8k_vstate *st, const unsigned char *s, size_t len,
  * 32-bit lane holds one character and the layer's v_four_bad(x) says in
  * a few operations whether every lane is a 4-octet form of a value
  * U+10000..U+10FFFF. u8k_vfour_run goes on from the character start t
- * while whole blocks are, and returns where it stopped: a character
- * start, everything before it valid. */
+ * while the next VW bytes are such characters (four blocks a step, then
+ * one), and returns where it stopped: a character start, everything from
+ * t to it valid. */
 U8K_INLINE size_t u8k_vfour_run(const unsigned char *s, size_t len, size_t t)
 {
     while (len - t >= 4 * VW) {
@@ -466,9 +467,12 @@ static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t 
  * zero padding after a whole last block shows that the input ends inside
  * a sequence). The blocks are VW bytes from the offset u8k_vstart gives
  * (after it has checked the block at s; bytes in both are counted in the
- * first only up to that offset). When `counting`, *nc gets the
- * number of non-continuation bytes and *n4 the number of bytes >= F0 in
- * the blocks before *at (all of s when valid). */
+ * first only up to that offset); with U8K_HAVE_FOUR_CHECK, a run of
+ * 4-octet characters between them may be taken a character per lane
+ * (u8k_vfour: not when counting), and *at is still one of those blocks.
+ * When `counting`, *nc gets the number of non-continuation bytes and *n4
+ * the number of bytes >= F0 in the blocks before *at (all of s when
+ * valid). */
 U8K_INLINE bool u8k_vscan(const unsigned char *s, size_t len, size_t *at, size_t *nc, size_t *n4,
                           bool counting)
 {
