@@ -117,62 +117,51 @@ U8K_INLINE void v_narrow8(unsigned char *d, const uint16_t *s, bool be)
     vst1_u8(d, vmovn_u16(a));
 }
 
-U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+/* The narrowing for simd/shuffle_to_utf8.h (ASCII runs) and simd/narrow.h
+ * (the limits FF and 7F): the VW units at s (16-bit, big-endian in memory
+ * when be) as VW bytes in *out, or false when one has a bit of `bad`, the
+ * bits above the limit as they lie in memory. */
+U8K_INLINE bool v_narrow16_bad(const void *s, bool be, unsigned bad, u8k_v *out)
 {
-    uint16x8_t a = vld1q_u16(s), b = vld1q_u16(s + 8);
-    if (be) {
-        a = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(a)));
-        b = vreinterpretq_u16_u8(vrev16q_u8(vreinterpretq_u8_u16(b)));
-    }
-    if (vmaxvq_u16(vorrq_u16(a, b)) >= 0x80)
+    uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8((const uint8_t *)s));
+    uint16x8_t b = vreinterpretq_u16_u8(vld1q_u8((const uint8_t *)s + 16));
+    if (vmaxvq_u16(vandq_u16(vorrq_u16(a, b), vdupq_n_u16((uint16_t)bad))) != 0)
         return false;
-    *out = vcombine_u8(vmovn_u16(a), vmovn_u16(b));
+    *out = be ? vcombine_u8(vshrn_n_u16(a, 8), vshrn_n_u16(b, 8))
+              : vcombine_u8(vmovn_u16(a), vmovn_u16(b));
     return true;
 }
 
-U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+/* The same for VW 32-bit units (big-endian in memory when be). */
+U8K_INLINE bool v_narrow32_bad(const void *s, bool be, unsigned bad, u8k_v *out)
 {
-    uint32x4_t a = vld1q_u32(s), b = vld1q_u32(s + 4), c = vld1q_u32(s + 8), d = vld1q_u32(s + 12);
-    if (vmaxvq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, d))) >= 0x80)
+    const uint8_t *p = (const uint8_t *)s;
+    uint32x4_t a = vreinterpretq_u32_u8(vld1q_u8(p));
+    uint32x4_t b = vreinterpretq_u32_u8(vld1q_u8(p + 16));
+    uint32x4_t c = vreinterpretq_u32_u8(vld1q_u8(p + 32));
+    uint32x4_t d = vreinterpretq_u32_u8(vld1q_u8(p + 48));
+    if (vmaxvq_u32(vandq_u32(vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, d)), vdupq_n_u32(bad))) != 0)
         return false;
+    if (be) {
+        a = vshrq_n_u32(a, 24);
+        b = vshrq_n_u32(b, 24);
+        c = vshrq_n_u32(c, 24);
+        d = vshrq_n_u32(d, 24);
+    }
     *out = vcombine_u8(vmovn_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b))),
                        vmovn_u16(vcombine_u16(vmovn_u32(c), vmovn_u32(d))));
     return true;
 }
 
-/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
- * be) as VW bytes at d, or false, nothing written, when one has a bit of
- * `bad` (simd/narrow.h) */
-U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
-                               unsigned bad)
+/* ASCII: no bit outside 007F (7F00 when big-endian) */
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
 {
-    if (wide) {
-        uint32x4_t a = vreinterpretq_u32_u8(vld1q_u8(s));
-        uint32x4_t b = vreinterpretq_u32_u8(vld1q_u8(s + 16));
-        uint32x4_t c = vreinterpretq_u32_u8(vld1q_u8(s + 32));
-        uint32x4_t e = vreinterpretq_u32_u8(vld1q_u8(s + 48));
-        uint32x4_t o = vorrq_u32(vorrq_u32(a, b), vorrq_u32(c, e));
-        if (vmaxvq_u32(vandq_u32(o, vdupq_n_u32(bad))) != 0)
-            return false;
-        if (be) {
-            a = vshrq_n_u32(a, 24);
-            b = vshrq_n_u32(b, 24);
-            c = vshrq_n_u32(c, 24);
-            e = vshrq_n_u32(e, 24);
-        }
-        vst1q_u8(d, vcombine_u8(vmovn_u16(vcombine_u16(vmovn_u32(a), vmovn_u32(b))),
-                                vmovn_u16(vcombine_u16(vmovn_u32(c), vmovn_u32(e)))));
-        return true;
-    }
-    {
-        uint16x8_t a = vreinterpretq_u16_u8(vld1q_u8(s));
-        uint16x8_t b = vreinterpretq_u16_u8(vld1q_u8(s + 16));
-        if (vmaxvq_u16(vandq_u16(vorrq_u16(a, b), vdupq_n_u16((uint16_t)bad))) != 0)
-            return false;
-        vst1q_u8(d, be ? vcombine_u8(vshrn_n_u16(a, 8), vshrn_n_u16(b, 8))
-                       : vcombine_u8(vmovn_u16(a), vmovn_u16(b)));
-        return true;
-    }
+    return v_narrow16_bad(s, be, be ? 0x80FFu : 0xFF80u, out);
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    return v_narrow32_bad(s, false, 0xFFFFFF80u, out);
 }
 
 /* 16-bit lanes, for simd/pext.h */

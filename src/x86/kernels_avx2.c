@@ -136,38 +136,59 @@ U8K_INLINE void v_load_widen32(uint32_t *d, const unsigned char *p)
                             _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + k))));
 }
 
-U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+/* The narrowing for simd/shuffle_to_utf8.h (ASCII runs) and simd/narrow.h
+ * (the limits FF and 7F): the VW units at s (16-bit, big-endian in memory
+ * when be) as VW bytes in *out, or false when one has a bit of `bad`, the
+ * bits above the limit as they lie in memory. One test of the OR of the
+ * loads, then saturating packs (per 128-bit lane: a0-7 b0-7 | a8-15
+ * b8-15, put back in order by a permutation). */
+U8K_INLINE bool v_narrow16_bad(const void *s, bool be, unsigned bad, u8k_v *out)
 {
-    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)s);
-    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 16));
-    /* ASCII: no bit outside 0x007F (or 0x7F00 when big-endian). */
-    __m256i m = _mm256_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
-    if (!_mm256_testz_si256(_mm256_or_si256(a, b), m))
+    __m256i a = _mm256_loadu_si256((const __m256i *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)s + 1);
+    if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16((short)bad)))
         return false;
     if (be) {
         a = _mm256_srli_epi16(a, 8);
         b = _mm256_srli_epi16(b, 8);
     }
-    /* packus works per 128-bit lane: a0-7 b0-7 | a8-15 b8-15 */
     *out = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
     return true;
 }
 
-U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+/* The same for VW 32-bit units (big-endian in memory when be): per
+ * 128-bit lane, 4 units of a, b, c, d to bytes 0-3, 4-7, ..., then lane
+ * 1's dwords between lane 0's. (After the test every unit is at most FF,
+ * so the signed first pack saturates nothing.) */
+U8K_INLINE bool v_narrow32_bad(const void *s, bool be, unsigned bad, u8k_v *out)
 {
-    const __m256i *p = (const __m256i *)(const void *)s;
+    const __m256i *p = (const __m256i *)s;
     __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
     __m256i c = _mm256_loadu_si256(p + 2), d = _mm256_loadu_si256(p + 3);
     if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)),
-                            _mm256_set1_epi32((int)0xFFFFFF80u)))
+                            _mm256_set1_epi32((int)bad)))
         return false;
-    /* per 128-bit lane: 4 values of a, b, c, d to bytes 0-3, 4-7, ...,
-     * then lane 1's dwords between lane 0's */
+    if (be) {
+        a = _mm256_srli_epi32(a, 24);
+        b = _mm256_srli_epi32(b, 24);
+        c = _mm256_srli_epi32(c, 24);
+        d = _mm256_srli_epi32(d, 24);
+    }
     a = _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
     *out = _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
     return true;
 }
 
+/* ASCII: no bit outside 007F (7F00 when big-endian) */
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+{
+    return v_narrow16_bad(s, be, be ? 0x80FFu : 0xFF80u, out);
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    return v_narrow32_bad(s, false, 0xFFFFFF80u, out);
+}
 /* 16-bit lanes, for simd/pext.h */
 U8K_INLINE u8k_v v_widen16(u8k_v v, int h)
 {
@@ -322,44 +343,6 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 #include "simd/repair.h"
 #include "simd/units.h"
 #include "simd/widen.h"
-
-/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
- * be) as VW bytes at d, or false, nothing written, when one has a bit of
- * bad (the bits above FF or 7F, simd/narrow.h): one test of the OR of the
- * loads, then saturating packs (whose 128-bit lanes a permutation puts
- * back in order). */
-U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
-                               unsigned bad)
-{
-    if (wide) {
-        __m256i a = v_load(s), b = v_load(s + 32), c = v_load(s + 64), e = v_load(s + 96);
-        if (!_mm256_testz_si256(_mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, e)),
-                                _mm256_set1_epi32((int)bad)))
-            return false;
-        if (be) {
-            a = _mm256_srli_epi32(a, 24);
-            b = _mm256_srli_epi32(b, 24);
-            c = _mm256_srli_epi32(c, 24);
-            e = _mm256_srli_epi32(e, 24);
-        }
-        /* dwords a0-3 b0-3 c0-3 e0-3 | a4-7 b4-7 c4-7 e4-7 */
-        a = _mm256_packus_epi16(_mm256_packus_epi32(a, b), _mm256_packus_epi32(c, e));
-        v_store(d, _mm256_permutevar8x32_epi32(a, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)));
-        return true;
-    }
-    {
-        __m256i a = v_load(s), b = v_load(s + 32);
-        if (!_mm256_testz_si256(_mm256_or_si256(a, b), _mm256_set1_epi16((short)bad)))
-            return false;
-        if (be) {
-            a = _mm256_srli_epi16(a, 8);
-            b = _mm256_srli_epi16(b, 8);
-        }
-        /* a0-7 b0-7 | a8-15 b8-15 */
-        v_store(d, _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8));
-        return true;
-    }
-}
 #include "simd/narrow.h"
 
 /* The table, its five operations that use PEXT given: AVX2's own, or for

@@ -164,7 +164,9 @@ U8K_INLINE uint64_t v_sum64(u8k_v w) { return (uint64_t)_mm512_reduce_add_epi64(
 /* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
  * be) as VW bytes at d, or false, nothing written, when one has a bit of
  * bad (the bits above FF or 7F, simd/narrow.h): one test of the OR of the
- * loads, then a truncating narrow of each. */
+ * loads, then a truncating narrow of each. AVX-512's own: it has no
+ * v_narrow16_bad / v_narrow32_bad (simd/narrow.h). */
+#define U8K_OWN_NARROW_UNITS 1
 U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
                                unsigned bad)
 {

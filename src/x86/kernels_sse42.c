@@ -107,12 +107,14 @@ U8K_INLINE void v_widen_ascii(void *d, u8k_v v, const unsigned char *p, bool be,
     }
 }
 
-U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
+/* The narrowing for simd/shuffle_to_utf8.h (ASCII runs) and simd/narrow.h
+ * (the limits FF and 7F): the VW units at s (16-bit, big-endian in memory
+ * when be) as VW bytes in *out, or false when one has a bit of `bad`, the
+ * bits above the limit as they lie in memory. */
+U8K_INLINE bool v_narrow16_bad(const void *s, bool be, unsigned bad, u8k_v *out)
 {
-    __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 8));
-    /* ASCII: no bit outside 0x007F (or 0x7F00 when big-endian). */
-    __m128i m = _mm_set1_epi16(be ? (short)0x80FF : (short)0xFF80);
-    if (!_mm_testz_si128(_mm_or_si128(a, b), m))
+    __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)s + 1);
+    if (!_mm_testz_si128(_mm_or_si128(a, b), _mm_set1_epi16((short)bad)))
         return false;
     if (be) {
         a = _mm_srli_epi16(a, 8);
@@ -122,53 +124,36 @@ U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
     return true;
 }
 
-U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+/* The same for VW 32-bit units (big-endian in memory when be). (After the
+ * test every unit is at most FF, so the signed first pack saturates
+ * nothing.) */
+U8K_INLINE bool v_narrow32_bad(const void *s, bool be, unsigned bad, u8k_v *out)
 {
-    __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 4));
-    __m128i c = _mm_loadu_si128((const __m128i *)(s + 8)), d = _mm_loadu_si128((const __m128i *)(s + 12));
-    __m128i m = _mm_set1_epi32((int)0xFFFFFF80u);
-    if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)), m))
+    const __m128i *p = (const __m128i *)s;
+    __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+    __m128i c = _mm_loadu_si128(p + 2), d = _mm_loadu_si128(p + 3);
+    if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)),
+                         _mm_set1_epi32((int)bad)))
         return false;
+    if (be) {
+        a = _mm_srli_epi32(a, 24);
+        b = _mm_srli_epi32(b, 24);
+        c = _mm_srli_epi32(c, 24);
+        d = _mm_srli_epi32(d, 24);
+    }
     *out = _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d));
     return true;
 }
 
-/* VW units at s (32-bit when wide, else 16-bit; big-endian in memory when
- * be) as VW bytes at d, or false, nothing written, when one has a bit of
- * `bad` (simd/narrow.h) */
-U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wide, bool be,
-                               unsigned bad)
+/* ASCII: no bit outside 007F (7F00 when big-endian) */
+U8K_INLINE bool v_narrow16(const uint16_t *s, bool be, u8k_v *out)
 {
-    if (wide) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
-        __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
-        if (!_mm_testz_si128(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, e)),
-                             _mm_set1_epi32((int)bad)))
-            return false;
-        if (be) {
-            a = _mm_srli_epi32(a, 24);
-            b = _mm_srli_epi32(b, 24);
-            c = _mm_srli_epi32(c, 24);
-            e = _mm_srli_epi32(e, 24);
-        }
-        _mm_storeu_si128((__m128i *)(void *)d,
-                         _mm_packus_epi16(_mm_packus_epi32(a, b), _mm_packus_epi32(c, e)));
-        return true;
-    }
-    {
-        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
-        if (!_mm_testz_si128(_mm_or_si128(a, b), _mm_set1_epi16((short)bad)))
-            return false;
-        if (be) {
-            a = _mm_srli_epi16(a, 8);
-            b = _mm_srli_epi16(b, 8);
-        }
-        _mm_storeu_si128((__m128i *)(void *)d, _mm_packus_epi16(a, b));
-        return true;
-    }
+    return v_narrow16_bad(s, be, be ? 0x80FFu : 0xFF80u, out);
+}
+
+U8K_INLINE bool v_narrow32(const uint32_t *s, u8k_v *out)
+{
+    return v_narrow32_bad(s, false, 0xFFFFFF80u, out);
 }
 
 /* 16-bit lanes, for simd/pext.h */
