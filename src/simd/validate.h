@@ -469,7 +469,7 @@ static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t 
  * (after it has checked the block at s; bytes in both are counted in the
  * first only up to that offset); with U8K_HAVE_FOUR_CHECK, a run of
  * 4-octet characters between them may be taken a character per lane
- * (u8k_vfour: not when counting), and *at is still one of those blocks.
+ * (u8k_vfour), and *at is still one of those blocks.
  * When `counting`, *nc gets the number of non-continuation bytes and *n4
  * the number of bytes >= F0 in the blocks before *at (all of s when
  * valid). */
@@ -530,16 +530,23 @@ groups:
     v_or(v_or(check(&st, p, a, st.prev), check(&st, p + VW, b, a)),                       \
          v_or(check(&st, p + 2 * VW, cc, b), check(&st, p + 3 * VW, d, cc)))
             /* Bytes F0..FF: the whole check; then, after a last block
-             * of 4-octet characters only, maybe a run of them (not when
-             * counting: the run does not count), taken outside this loop
-             * (a call in it costs the loop registers: all vector
-             * registers are the caller's to save). */
+             * of 4-octet characters only, maybe a run of them, taken
+             * outside this loop (a call in it costs the loop registers:
+             * all vector registers are the caller's to save); when
+             * counting, the group is counted first. */
 #ifdef U8K_HAVE_FOUR_CHECK
 #define U8K_GROUP_F0()                                                                     \
     do {                                                                                   \
         e = U8K_GROUP4(u8k_vcheck_at);                                                     \
-        if (!counting && U8K_UNLIKELY(v_high(d) == UINT64_MAX >> (64 - VW)) && !v_any(e))  \
+        if (U8K_UNLIKELY(v_high(d) == UINT64_MAX >> (64 - VW)) && !v_any(e)) {             \
+            if (counting) {                                                                \
+                U8K_COUNT(a);                                                              \
+                U8K_COUNT(b);                                                              \
+                U8K_COUNT(cc);                                                             \
+                U8K_COUNT(d);                                                              \
+            }                                                                              \
             goto run4;                                                                     \
+        }                                                                                  \
     } while (0)
 #else
 #define U8K_GROUP_F0() (e = U8K_GROUP4(u8k_vcheck_at))
@@ -606,8 +613,20 @@ groups:
     }
 #ifdef U8K_HAVE_FOUR_CHECK
 run4:
-    /* the group at i passed, and its last block has no ASCII */
-    i = u8k_vfour(s, len, i);
+    /* The group at i passed, and its last block has no ASCII. The
+     * blocks the run took, from i + 4 VW to where the loops go on, lie
+     * inside it: 4-octet characters from a start in the group's last
+     * four bytes on, a start every four bytes, their length a multiple
+     * of VW. So a quarter of their bytes start a character, each a byte
+     * F0..FF. */
+    {
+        size_t n = u8k_vfour(s, len, i);
+        if (counting) {
+            c += (n - i - 4 * VW) / 4;
+            q += (n - i - 4 * VW) / 4;
+        }
+        i = n;
+    }
     st.prev = v_load(s + i - VW);
     goto groups;
 #endif
