@@ -18,7 +18,7 @@
  * separate processes by up to 10%: time the scalar kernels in separate
  * processes.
  *
- * OP: validate, is_valid, count, utf8>utf16le, utf8>utf32, utf16le>utf8,
+ * OP: validate, is_valid, count, utf16_length, validate_counts, utf8>utf16le, utf8>utf32, utf16le>utf8,
  * utf32>utf8, latin1>utf8, utf8>latin1, and the first four conversions
  * with "/r" appended for the REPLACE policy (the input file is read as
  * the source encoding). -s times strings of 8..64 bytes cut from the file
@@ -45,8 +45,9 @@ typedef bool (*fn_bool)(const char *, size_t);
 typedef size_t (*fn_count)(const char *, size_t);
 typedef utf8kit_result (*fn_conv)(const void *, size_t, void *, size_t, utf8kit_policy);
 typedef utf8kit_result (*fn_conv_np)(const char *, size_t, char *, size_t);
+typedef utf8kit_result (*fn_tally)(const char *, size_t, utf8kit_counts *);
 
-enum op { OP_VALIDATE, OP_IS_VALID, OP_COUNT, OP_U16, OP_U32, OP_F16, OP_F32, OP_L1, OP_TL };
+enum op { OP_VALIDATE, OP_IS_VALID, OP_COUNT, OP_TALLY, OP_U16, OP_U32, OP_F16, OP_F32, OP_L1, OP_TL };
 
 static const struct {
     const char *name, *symbol;
@@ -57,6 +58,8 @@ static const struct {
     {"validate", "utf8kit_validate", OP_VALIDATE, 1, UTF8KIT_STRICT},
     {"is_valid", "utf8kit_is_valid", OP_IS_VALID, 1, UTF8KIT_STRICT},
     {"count", "utf8kit_count", OP_COUNT, 1, UTF8KIT_STRICT},
+    {"utf16_length", "utf8kit_utf16_length", OP_COUNT, 1, UTF8KIT_STRICT},
+    {"validate_counts", "utf8kit_validate_counts", OP_TALLY, 1, UTF8KIT_STRICT},
     {"utf8>utf16le", "utf8kit_utf8_to_utf16le", OP_U16, 1, UTF8KIT_STRICT},
     {"utf8>utf32", "utf8kit_utf8_to_utf32", OP_U32, 1, UTF8KIT_STRICT},
     {"utf16le>utf8", "utf8kit_utf16le_to_utf8", OP_F16, 2, UTF8KIT_STRICT},
@@ -103,6 +106,11 @@ static inline void call(const struct lib *l, const unsigned char *s, size_t n, v
     case OP_COUNT:
         sink += ((fn_count)l->fn)((const char *)s, n);
         break;
+    case OP_TALLY: {
+        utf8kit_counts c;
+        sink += ((fn_tally)l->fn)((const char *)s, n, &c).read + (size_t)c.seq[4];
+        break;
+    }
     case OP_TL:
         sink += ((fn_conv_np)l->fn)((const char *)s, n, out, cap).written;
         break;

@@ -56,6 +56,13 @@ static void same(const unsigned char *s, size_t n, const char *what, size_t a, s
           "%s %zu/%zu len %zu: utf16_length", what, a, b, n);
 }
 
+/* same() and same_counts() */
+static void same_all(const unsigned char *s, size_t n, const char *what, size_t a, size_t b)
+{
+    same(s, n, what, a, b);
+    same_counts(s, n, what, a, b);
+}
+
 /* Text of put_mix_char's mix 0..3; mix 4, 5, 6: characters of 2, 3, 4
  * octets only (the scalar kernel's word loops run over such text up to
  * the end of the input; they must not read past it). */
@@ -306,8 +313,8 @@ int main(void)
      * of every class, each character replaced by the forms just outside
      * the range (F0 8F BF BF, F4 90 80 80) and just inside it, and the
      * input cut at every length. Then such text ending at a guard page,
-     * every length 256..1024. Every validation and counting entry (the
-     * run counts its characters too). */
+     * every length 256..1024. Every validation and counting entry, and
+     * utf8kit_validate_counts (the run counts its characters too). */
     {
         static const unsigned char with[] = {0x41, 0x80, 0x8F, 0x90, 0xBF, 0xC2,
                                              0xE0, 0xF0, 0xF4, 0xF5, 0xFF};
@@ -329,12 +336,12 @@ int main(void)
                 utf8kit_encode(c, (char *)t + h + q);
             }
             memset(t + h + run, 'z', tail);
-            same(t, m, "run4", hi, 0);
+            same_all(t, m, "run4", hi, 0);
             for (pos = h + hi % step; pos < m; pos += step) {
                 unsigned char keep = t[pos];
                 for (k = 0; k < sizeof with; k++) {
                     t[pos] = with[k];
-                    same(t, m, "run4 at/byte", pos, with[k]);
+                    same_all(t, m, "run4 at/byte", pos, with[k]);
                 }
                 t[pos] = keep;
             }
@@ -343,17 +350,17 @@ int main(void)
                 memcpy(keep, t + h + q, 4);
                 for (k = 0; k < sizeof chars4 / sizeof chars4[0]; k++) {
                     memcpy(t + h + q, chars4[k], 4);
-                    same(t, m, "run4 char at/form", h + q, k);
+                    same_all(t, m, "run4 char at/form", h + q, k);
                 }
                 memcpy(t + h + q, keep, 4);
             }
             for (len = 0; len <= m; len += step)
-                same(t, len, "run4 cut", hi, len);
+                same_all(t, len, "run4 cut", hi, len);
         }
         make_text(text, 1024, 6);
         for (len = 256; len <= 1024; len += test_quick() ? 9 : 1) {
             memcpy(guard - len, text, len);
-            same(guard - len, len, "run4 guard-end", len % 4, 0);
+            same_all(guard - len, len, "run4 guard-end", len % 4, 0);
         }
         free(area);
     }

@@ -436,28 +436,30 @@ U8K_INLINE size_t u8k_vfour_run(const unsigned char *s, size_t len, size_t t)
     return t;
 }
 
-/* After the group of blocks at i passed the check and its last block d
- * has no ASCII: when d holds 4-octet characters only (a byte F0..FF
+/* After the blocks before `end` passed the check and the last of them,
+ * d, has no ASCII: when d holds 4-octet characters only (a byte F0..FF
  * every four bytes from one of its first four; the rest are then tails,
  * as the check has seen), the run from d's last character start is taken
  * by u8k_vfour_run. Returns the offset of the block where the block
- * loops go on, on their stride and at least i + 4 VW: the blocks from
- * there on are checked as usual (after the block before, read again from
- * memory), and everything before them is valid. (Out of line, with the
- * vector state left with the caller: passed by address, it would live in
- * memory all through the block loops.) */
-static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t i)
+ * loops go on, on their stride (end plus a multiple of VW) and at least
+ * end: the blocks from there on are checked as usual (after the block
+ * before, read again from memory), and everything before them is valid.
+ * The blocks from end to there lie inside the run, from a character
+ * start every four bytes on: a quarter of their bytes start a character,
+ * each a byte F0..FF (what a counting scan adds for them). (Out of line,
+ * with the vector state left with the caller: passed by address, it
+ * would live in memory all through the block loops.) */
+static U8K_NOINLINE size_t u8k_vfour(const unsigned char *s, size_t len, size_t end)
 {
     const uint64_t every4 = UINT64_C(0x1111111111111111) >> (64 - VW);
     /* bytes F0..FF: 70 less, they keep their high bit (u8k_vcheck_p) */
-    uint64_t leads = v_high(v_subs(v_load(s + i + 3 * VW), v_splat(0xF0 - 0x80)));
+    uint64_t leads = v_high(v_subs(v_load(s + end - VW), v_splat(0xF0 - 0x80)));
     unsigned k = (unsigned)__builtin_ctzll(leads | 16); /* 4: none in the first four */
-    size_t t0 = i + 4 * VW - 4 + k, t, n;
+    size_t t;
     if (k > 3 || leads != ((every4 << k) & (UINT64_MAX >> (64 - VW))))
-        return i + 4 * VW;
-    t = u8k_vfour_run(s, len, t0);
-    n = i + (t - i) / VW * VW;
-    return n > i + 4 * VW ? n : i + 4 * VW;
+        return end;
+    t = u8k_vfour_run(s, len, end - 4 + k);
+    return t > end ? end + (t - end) / VW * VW : end;
 }
 #endif
 
@@ -613,14 +615,9 @@ groups:
     }
 #ifdef U8K_HAVE_FOUR_CHECK
 run4:
-    /* The group at i passed, and its last block has no ASCII. The
-     * blocks the run took, from i + 4 VW to where the loops go on, lie
-     * inside it: 4-octet characters from a start in the group's last
-     * four bytes on, a start every four bytes, their length a multiple
-     * of VW. So a quarter of their bytes start a character, each a byte
-     * F0..FF. */
+    /* the group at i passed, and its last block has no ASCII */
     {
-        size_t n = u8k_vfour(s, len, i);
+        size_t n = u8k_vfour(s, len, i + 4 * VW);
         if (counting) {
             c += (n - i - 4 * VW) / 4;
             q += (n - i - 4 * VW) / 4;
@@ -791,17 +788,28 @@ U8K_INLINE void u8k_ct_end(u8k_ctally *c, utf8kit_counts *t)
 }
 
 /* u8k_vscan_tally is u8k_vscan (validation only) that also adds to *t the
- * tally of the blocks before *at (all of s when valid). */
-U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
-                                utf8kit_counts *t)
+ * tally of the blocks before *at (all of s when valid), and returns true
+ * when s is valid; false when an error shows in the block at *at, or,
+ * with U8K_HAVE_FOUR_CHECK, with *four set, after a pair of blocks that
+ * passed with bytes F0..FF and a last block with no ASCII: *at is then
+ * the end of that pair (tallied), and the caller takes the run of
+ * 4-octet characters there may be (u8k_vfour) and calls again from where
+ * it ends. (Taken inside the loop, as u8k_vscan does, the run cost other
+ * texts 2-5%: the loop is short of vector registers.) It starts at
+ * `from`: 0 for a fresh start, or the end of such a run (a block on the
+ * loops' stride, all before it valid). */
+U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t from, size_t *at,
+                                utf8kit_counts *t, bool *four)
 {
     u8k_vstate st;
     u8k_ctally ct;
-    size_t i = 0;
+    size_t i = from;
     bool ok = false;
     u8k_vinit(&st);
     u8k_ct_init(&ct);
-    {
+    if (from > 0) {
+        st.prev = v_load(s + from - VW);
+    } else {
         bool bad;
         i = u8k_vstart(&st, s, len, U8K_TALLY_LOADS, &bad);
         if (bad)
@@ -830,9 +838,17 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
             u8k_v e;
             u8k_v m = v_max(o, st.prev);
             const unsigned char *p = U8K_TALLY_AT(s + i), *q = U8K_TALLY_AT(s + i + VW);
+#ifdef U8K_HAVE_FOUR_CHECK
+            bool run4 = false;
+            if (u8k_has_f0(&st, m)) {
+                e = v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, q, b, a));
+                run4 = v_high(b) == UINT64_MAX >> (64 - VW);
+            } else if (u8k_has_e0(&st, m))
+#else
             if (u8k_has_f0(&st, m))
                 e = v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, q, b, a));
             else if (u8k_has_e0(&st, m))
+#endif
                 e = v_or(u8k_vcheck_at_three(&st, p, a, st.prev), u8k_vcheck_at_three(&st, q, b, a));
             else
                 e = v_or(u8k_vcheck_at_two(&st, p, a, st.prev), u8k_vcheck_at_two(&st, q, b, a));
@@ -841,6 +857,13 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
             u8k_ct_room(&ct, 2, true);
             u8k_ct_block(&ct, a);
             u8k_ct_block(&ct, b);
+#ifdef U8K_HAVE_FOUR_CHECK
+            if (U8K_UNLIKELY(run4)) {
+                i += 2 * VW;
+                *four = true;
+                goto done;
+            }
+#endif
         }
         st.prev = b;
         i += 2 * VW;
@@ -874,6 +897,9 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t *at,
     }
 #undef U8K_TALLY_AT
 done:
+#ifndef U8K_HAVE_FOUR_CHECK
+    (void)four;
+#endif
     u8k_ct_end(&ct, t);
     *at = i;
     return ok;
@@ -886,6 +912,7 @@ static utf8kit_result simd_validate_counts(const unsigned char *s, size_t len,
                                            utf8kit_counts *counts)
 {
     size_t b, r;
+    bool ok, four = false;
     utf8kit_result res;
     utf8kit_counts t = {0, {0, 0, 0, 0, 0}};
     if (len <= VW) {
@@ -899,7 +926,19 @@ static utf8kit_result simd_validate_counts(const unsigned char *s, size_t len,
         u8k_ct_end(&ct, counts);
         return u8k_res(UTF8KIT_OK, len, 0, 0);
     }
-    if (u8k_vscan_tally(s, len, &b, &t)) {
+    ok = u8k_vscan_tally(s, len, 0, &b, &t, &four);
+#ifdef U8K_HAVE_FOUR_CHECK
+    /* a run of 4-octet characters: a quarter of the bytes from the end of
+     * the pair to where the run ends (on the stride) start a character
+     * (u8k_vfour) */
+    while (four) {
+        size_t from = u8k_vfour(s, len, b);
+        t.seq[4] += (from - b) / 4;
+        four = false;
+        ok = u8k_vscan_tally(s, len, from, &b, &t, &four);
+    }
+#endif
+    if (ok) {
         res = u8k_res(UTF8KIT_OK, len, 0, 0);
     } else {
         r = u8k_back_to_start(s, b);
