@@ -6,8 +6,10 @@
  * counts the valid runs between them in the same pass
  * (utf8kit_validate_counts: LF bytes and sequences by length); the other
  * forms' runs are counted by lead-byte class (cli_tally_add: in valid text
- * every character is one lead byte). Characters = sequences + invalid subparts
- * (each is one U+FFFD), which is what utf8kit_count gives. With --jobs N
+ * every lead byte starts a sequence). Characters = sequences + invalid
+ * subparts (each is one U+FFFD), which is what utf8kit_count gives, less
+ * the surrogate pairs of CESU-8 and Modified UTF-8 (two sequences each, one
+ * character). With --jobs N
  * the file is cut at character boundaries and the pieces' counts added.
  */
 #include "cli.h"
@@ -21,6 +23,10 @@
 typedef struct counts {
     uint64_t bytes, lines, invalid, invalid_bytes;
     uint64_t seq[5]; /* seq[k]: sequences of k octets (4: four or more) */
+    /* surrogate pairs (CESU-8, Modified UTF-8): two 3-octet sequences,
+     * one character */
+    uint64_t pairs;
+    cli_form form;
     bool bom;
     bool failed;
 } counts;
@@ -32,7 +38,9 @@ static void print_help(void)
     fputs("Usage: utf8kit count [OPTION]... [FILE]...\n"
           "Count bytes, characters, lines (newlines), invalid sequences, sequences\n"
           "of 1, 2, 3 and 4 octets, and whether the file starts with a BOM.\n"
-          "Each invalid sequence (maximal subpart) counts as one character.\n\n"
+          "Each invalid sequence (maximal subpart) counts as one character; in\n"
+          "CESU-8 and Modified UTF-8 a surrogate pair is two 3-octet sequences and\n"
+          "one character.\n\n"
           "      --json        one JSON object per file\n"
           "      --form=FORM   utf8 (default), cesu8, mutf8, legacy\n"
           "  -j, --jobs N      count a large file on N threads\n"
@@ -45,11 +53,16 @@ static void print_help(void)
 static void on_valid(void *ctx, const unsigned char *p, size_t n, const utf8kit_counts *f)
 {
     counts *c = ctx;
-    (void)p;
     c->bytes += n;
     c->lines += f->lines;
     for (int k = 1; k < 5; k++)
         c->seq[k] += f->seq[k];
+    if (c->form == CLI_FORM_CESU8 || c->form == CLI_FORM_MUTF8) {
+        /* in valid text of these forms ED A0..AF is the first half of a
+         * pair, and the second follows it */
+        for (size_t k = 0; k + 1 < n; k++)
+            c->pairs += p[k] == 0xED && (p[k + 1] & 0xF0) == 0xA0;
+    }
 }
 
 static bool on_error(void *ctx, uint64_t off, const unsigned char *p, size_t n, size_t avail,
@@ -116,6 +129,7 @@ static void add(counts *t, const counts *c)
     t->invalid_bytes += c->invalid_bytes;
     for (int k = 0; k < 5; k++)
         t->seq[k] += c->seq[k];
+    t->pairs += c->pairs;
     t->failed |= c->failed;
     t->bom |= c->bom;
 }
@@ -125,6 +139,7 @@ static int count_one(const count_opts *o, const char *path, counts *c)
     cli_input in;
     unsigned n = 1;
     memset(c, 0, sizeof *c);
+    c->form = o->form;
     if (cli_input_open(&in, path, o->jobs > 1 ? 0 : o->progress) != 0)
         return -1;
     if (o->jobs > 1 && in.is_regular && o->form == CLI_FORM_UTF8 && in.size / o->jobs >= (1u << 20))
@@ -145,6 +160,7 @@ static int count_one(const count_opts *o, const char *path, counts *c)
             pcs[k].end = in.size;
             pcs[k].name = in.name;
             pcs[k].form = o->form;
+            pcs[k].c.form = o->form;
             if (k > 0) {
                 if (cli_boundary_at(in.fd, in.size, in.size / n * k, &pcs[k].start) != 0) {
                     cli_error(in.name, "%s", strerror(errno ? errno : EIO));
@@ -174,7 +190,7 @@ static int count_one(const count_opts *o, const char *path, counts *c)
 
 static uint64_t chars_of(const counts *c)
 {
-    return c->seq[1] + c->seq[2] + c->seq[3] + c->seq[4] + c->invalid;
+    return c->seq[1] + c->seq[2] + c->seq[3] + c->seq[4] - c->pairs + c->invalid;
 }
 
 static void print_row(const count_opts *o, const counts *c, const char *name, bool total)

@@ -103,6 +103,72 @@ for name, d in inputs.items():
               "%s (%s): got %s, want %s (rc %d, %s)" % (name, how, o, want, r.returncode,
                                                       r.stderr[:200]))
 
+# CESU-8 and Modified UTF-8: a character above U+FFFF is a surrogate pair,
+# two 3-octet sequences and one character (and in Modified UTF-8, U+0000 is
+# C0 80). Text of such pairs and other characters, about 1.4 MiB (past the
+# 1 MiB read chunk: pairs and errors fall on its cut), with stray bytes
+# FF and 80 (each one invalid character) among them.
+
+
+def java_form(t, mutf8):
+    out = bytearray()
+    for ch in t:
+        c = ord(ch)
+        if c >= 0x10000:
+            c -= 0x10000
+            for u in (0xD800 + (c >> 10), 0xDC00 + (c & 0x3FF)):
+                out += bytes([0xE0 | u >> 12, 0x80 | (u >> 6) & 0x3F, 0x80 | u & 0x3F])
+        elif c == 0 and mutf8:
+            out += b"\xc0\x80"
+        else:
+            out += ch.encode("utf-8")
+    return bytes(out)
+
+
+for form in ("cesu8", "mutf8"):
+    mutf8 = form == "mutf8"
+    t = "".join(rnd.choice(CHARS) for _ in range(400000))
+    d = java_form(t, mutf8)
+    strays = sorted(rnd.sample(range(len(d)), 50) + [MiB])
+    pieces, last, nerr = [], 0, 0
+    for off in strays:
+        # at a character start: not a tail (80..BF), not the second half
+        # of a pair (ED B0..BF)
+        while off < len(d) and (0x80 <= d[off] < 0xC0 or d[off:off + 2] >= b"\xed\xb0"
+                                and d[off] == 0xED):
+            off += 1
+        pieces.append(d[last:off])
+        pieces.append(rnd.choice([b"\xff", b"\x80"]))
+        last, nerr = off, nerr + 1
+    pieces.append(d[last:])
+    d = b"".join(pieces)
+    seq = {"1": 0, "2": 0, "3": 0, "4": 0}
+    for ch in t:
+        c = ord(ch)
+        if c >= 0x10000:
+            seq["3"] += 2
+        else:
+            k = 1 if c < 0x80 and not (c == 0 and mutf8) else 2 if c < 0x800 else 3
+            seq[str(k)] += 1
+    want = {"bytes": len(d), "characters": len(t) + nerr, "invalid": nerr, "invalid_bytes": nerr,
+            "lines": t.count("\n"), "sequences": seq}
+    p = os.path.join(TMP, form)
+    with open(p, "wb") as f:
+        f.write(d)
+    for how, args, data in (("file", ["count", "--json", "--form=" + form, p], None),
+                            ("pipe", ["count", "--json", "--form=" + form], d)):
+        r = run(args, data)
+        try:
+            o = json.loads(r.stdout)
+        except ValueError:
+            o = {}
+        check(r.returncode == 0 and same(o, want),
+              "--form=%s (%s): got %s, want %s (rc %d, %s)" % (form, how, o, want, r.returncode,
+                                                           r.stderr[:200]))
+r = run(["count", "--json", "--form=cesu8"], data=b"\xed\xa0\xbd\xed\xb8\x80")
+check(b'"characters":1,' in r.stdout and b'"3":2' in r.stdout,
+      "--form=cesu8, one surrogate pair: %s" % r.stdout)
+
 # The table form sums the files.
 pa = os.path.join(TMP, "valid")
 pb = os.path.join(TMP, "random_errors")
