@@ -153,7 +153,12 @@ int cmd_encode(int argc, char **argv)
         len = encode_one(form, cp, oct, &why);
         if (!len) {
             fflush(stdout);
-            fprintf(stderr, "utf8kit: U+%04lX: %s\n", (unsigned long)cp, utf8kit_strerror(why));
+            if (form == CLI_FORM_LEGACY && why == UTF8KIT_ERR_TOO_LARGE)
+                /* the library's message names RFC 3629's limit */
+                fprintf(stderr, "utf8kit: U+%04lX: value above 7FFFFFFF (RFC 2279's limit)\n",
+                        (unsigned long)cp);
+            else
+                fprintf(stderr, "utf8kit: U+%04lX: %s\n", (unsigned long)cp, utf8kit_strerror(why));
             rc = CLI_EXIT_INVALID;
             continue;
         }

@@ -583,6 +583,10 @@ r = run(["inspect", "--form=legacy", "-s", "x"])
 check(r.returncode == 0, "inspect --form=legacy -s")
 r = run(["inspect", "--form=legacy"], data=b"\xfd\xbf\xbf\xbf\xbf\xbf")
 check(r.returncode == 0 and "U+7FFFFFFF  \\U7FFFFFFF" in r.stdout.decode(), "inspect --form=legacy 6 octets")
+r = run(["encode", "--form=legacy", "0x7FFFFFFF", "0x80000000"])
+check(r.returncode == 1 and r.stdout == b"FD BF BF BF BF BF\n"
+      and b"above 7FFFFFFF" in r.stderr and b"10FFFF" not in r.stderr,
+      "encode --form=legacy past its limit: %s %s" % (r.stdout, r.stderr))
 check(run(["inspect", "--form=klingon", "-s", "x"]).returncode == 2, "inspect --form unknown")
 # CESU-8 columns count a surrogate pair as one character, also when the
 # pairs cross the command's read chunks (standard input, several MiB)
