@@ -568,17 +568,21 @@ UTF8KIT_API const char *utf8kit_encoding_alias(utf8kit_encoding enc, size_t i);
  * ---------------------------------------------------------------------- */
 typedef struct utf8kit_detection {
     /* UTF8KIT_ASCII (only 00..7F, no BOM), UTF8KIT_UTF8 (valid, has a
-     * non-ASCII byte or a BOM), UTF8KIT_UTF16LE/BE, UTF8KIT_UTF32LE/BE (by
-     * signature, or by validity and shape), or UTF8KIT_ENCODING_UNKNOWN
-     * when the text is not UTF-8 and no other form fits. */
+     * non-ASCII byte; or starts with the UTF-8 signature EF BB BF),
+     * UTF8KIT_UTF16LE/BE, UTF8KIT_UTF32LE/BE (by signature, or by validity
+     * and shape), or UTF8KIT_ENCODING_UNKNOWN when the text is not UTF-8
+     * and no other form fits. A signature decides even when the bytes
+     * after it are not valid in its form (the writer declared it):
+     * utf8_error then tells whether they are valid UTF-8. */
     utf8kit_encoding encoding;
     size_t bom_len;       /* length of the signature found, 0 if none */
     /* Not UTF-8: the first UTF-8 error (status, read = offset, error_len);
      * status UTF8KIT_OK when the input is valid UTF-8. */
     utf8kit_result utf8_error;
-    /* When not UTF-8 and not UTF-16/32: a single-byte legacy guess,
-     * UTF8KIT_CP1252 or UTF8KIT_LATIN1, never more than a labelled guess;
-     * otherwise UTF8KIT_ENCODING_UNKNOWN. */
+    /* When encoding is UTF8KIT_ENCODING_UNKNOWN: a single-byte legacy
+     * guess, UTF8KIT_CP1252 or UTF8KIT_LATIN1, never more than a labelled
+     * guess; otherwise UTF8KIT_ENCODING_UNKNOWN (so none after a
+     * signature). */
     utf8kit_encoding guess;
 } utf8kit_detection;
 
