@@ -48,8 +48,9 @@
  *                   first), which saves a test on 1- and 2-octet text
  *   U8K_HAVE_FOUR_CHECK, v_four_bad(x)  non-zero where a 32-bit lane of x
  *                   is not one 4-octet form of U+10000..U+10FFFF: u8k_vscan
- *                   then takes runs of 4-octet characters a character
- *                   per lane (u8k_vfour)
+ *                   (validation and counting) and validate_counts then take
+ *                   runs of 4-octet characters a character per lane
+ *                   (u8k_vfour)
  *
  * The algorithm is the "lookup" validator of J. Keiser and D. Lemire,
  * "Validating UTF-8 In Less Than One Instruction Per Byte", Software:
