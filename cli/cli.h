@@ -79,6 +79,7 @@ typedef struct cli_input {
     uint64_t size;       /* when is_regular */
     unsigned mode;       /* st_mode & 07777 when is_regular */
     unsigned uid, gid;   /* owner */
+    unsigned long long dev, ino; /* the file's identity (fstat) */
     /* the buffer: buf[0..len) holds input bytes base .. base + len */
     unsigned char *buf;
     size_t len, cap;
@@ -127,17 +128,22 @@ typedef struct cli_output {
     unsigned mode;      /* mode for the final file */
     bool keep_owner;    /* --in-place: give the new file the old one's owner */
     unsigned uid, gid;
-    char *resolved;     /* --in-place: the file a symbolic link points to */
+    char *resolved;     /* the file a symbolic link points to */
+    bool direct;        /* writing straight to a device or FIFO (fd ours) */
 } cli_output;
 
 /* cli_output_open writes to standard output (path NULL or "-") or to a
- * temporary file next to path, renamed over it by cli_output_commit. When
- * mode_from is not NULL (--in-place) the final file gets that file's mode
- * and, where permitted, its owner, and a symbolic link path is followed so
- * that the link stays a link;
- * otherwise an existing file keeps its mode and a new one gets 0666 less
- * the umask. Returns -1 (reported) on failure. */
-int cli_output_open(cli_output *out, const char *path, const cli_input *mode_from);
+ * temporary file next to path, renamed over it by cli_output_commit. A
+ * symbolic link path is followed, so that the link stays a link and the
+ * file it names is replaced. With in_place (path is source's file) the
+ * final file gets source's mode and, where permitted, its owner.
+ * Otherwise an existing file keeps its mode and a new one gets 0666 less
+ * the umask; a path that names the input (source, by device and inode:
+ * also through a link) is refused, since an input is overwritten only
+ * when asked; and a path that names a device, FIFO or socket is written
+ * straight through (nothing to rename: /dev/null, /dev/stdout, a pipe).
+ * Returns -1 (reported) on failure. */
+int cli_output_open(cli_output *out, const char *path, const cli_input *source, bool in_place);
 /* cli_output_write buffers bytes; false once the output has failed. */
 bool cli_output_write(cli_output *out, const void *p, size_t n);
 bool cli_output_flush(cli_output *out);

@@ -79,7 +79,7 @@ static int bom_one(int action, bool quiet, const char *path)
         cli_input_close(&in);
         return CLI_EXIT_ERROR;
     }
-    if (cli_output_open(&out, to_stdout ? NULL : path, to_stdout ? NULL : &in) != 0) {
+    if (cli_output_open(&out, to_stdout ? NULL : path, &in, !to_stdout) != 0) {
         cli_input_close(&in);
         return CLI_EXIT_ERROR;
     }

@@ -181,7 +181,7 @@ int cmd_convert(int argc, char **argv)
             cli_input_close(&in);
             return CLI_EXIT_ERROR;
         }
-        if (cli_output_open(&out, outpath, NULL) != 0) {
+        if (cli_output_open(&out, outpath, &in, false) != 0) {
             cli_input_close(&in);
             free(obuf);
             return CLI_EXIT_ERROR;

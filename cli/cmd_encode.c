@@ -262,7 +262,7 @@ int cmd_decode(int argc, char **argv)
     cli_form form = CLI_FORM_UTF8;
     bool verbose = false, any = false;
     int id, rc = CLI_EXIT_OK;
-    size_t total = 0, n = 0, i = 0;
+    size_t total = 0, n = 0, i = 0, nargs = 0;
     unsigned char *bytes;
     for (int k = 1; k < argc; k++)
         total += strlen(argv[k]);
@@ -275,6 +275,7 @@ int cmd_decode(int argc, char **argv)
             return CLI_EXIT_ERROR;
         }
         if (id == 0) {
+            nargs++;
             if (!parse_hex(a.arg, bytes, &n)) {
                 free(bytes);
                 return cli_usage_error("decode", "'%s' is not hex octets", a.arg);
@@ -287,6 +288,10 @@ int cmd_decode(int argc, char **argv)
             free(bytes);
             return CLI_EXIT_ERROR;
         }
+    }
+    if (nargs == 0) {
+        free(bytes);
+        return cli_usage_error("decode", "no octets given");
     }
     while (i < n) {
         uint32_t cp = 0;

@@ -205,7 +205,7 @@ int cmd_fix(int argc, char **argv)
         cli_input_close(&in);
         return CLI_EXIT_ERROR;
     }
-    if (cli_output_open(&out, inplace ? file : outpath, inplace ? &in : NULL) != 0) {
+    if (cli_output_open(&out, inplace ? file : outpath, &in, inplace) != 0) {
         cli_input_close(&in);
         return CLI_EXIT_ERROR;
     }

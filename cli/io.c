@@ -4,7 +4,8 @@
  * Input is read in CLI_CHUNK pieces whatever its size. Output to a file
  * goes to a temporary file in the same directory (so that rename(2) is
  * atomic), which is flushed, fsync'ed and renamed only when everything
- * went well; on any failure, and on SIGINT/SIGTERM/SIGHUP, it is removed.
+ * went well; on any failure, and on the signals of cleanup_signals, it is
+ * removed.
  * The input is never opened for writing.
  */
 #include "cli.h"
@@ -83,14 +84,22 @@ static int alloc_buffer(cli_input *in)
 
 /* A mapped file that shrinks under us raises SIGBUS on the pages that
  * went away: report it like a read error instead of dying silently. */
+/* The input being mapped, for the message of on_sigbus (with threads,
+ * all map the same file). */
+static const char *volatile sigbus_name;
+
 static void on_sigbus(int sig)
 {
-    static const char msg[] = "utf8kit: the input file changed size while being read\n";
+    static const char pre[] = "utf8kit: ", msg[] = ": the file changed size while being read "
+                                                   "(nothing was written)\n";
+    const char *name = sigbus_name ? sigbus_name : "(input)";
     char *t = pending_tmp_path();
     (void)sig;
     if (t)
         unlink(t);
-    if (write(2, msg, sizeof msg - 1) < 0)
+    /* write(2) and strlen are async-signal-safe */
+    if (write(2, pre, sizeof pre - 1) < 0 || write(2, name, strlen(name)) < 0 ||
+        write(2, msg, sizeof msg - 1) < 0)
         _exit(CLI_EXIT_ERROR);
     _exit(CLI_EXIT_ERROR);
 }
@@ -128,9 +137,15 @@ int cli_input_open(cli_input *in, const char *path, int progress)
         return -1;
     }
     in->is_regular = S_ISREG(st.st_mode);
+    /* standard input that is a file already read in part (by whatever ran
+     * before on it): read on from there, as from a pipe */
+    if (in->is_regular && in->fd == 0 && lseek(0, 0, SEEK_CUR) != 0)
+        in->is_regular = false;
     in->mode = (unsigned)st.st_mode & 07777u;
     in->uid = (unsigned)st.st_uid;
     in->gid = (unsigned)st.st_gid;
+    in->dev = (unsigned long long)st.st_dev;
+    in->ino = (unsigned long long)st.st_ino;
     if (in->is_regular) {
         in->size = (uint64_t)st.st_size;
 #ifdef POSIX_FADV_SEQUENTIAL
@@ -147,6 +162,7 @@ int cli_input_open(cli_input *in, const char *path, int progress)
         in->pos = 0;
         in->stop = in->size;
         in->cap = in->window = CLI_WINDOW;
+        sigbus_name = in->name;
         signal(SIGBUS, on_sigbus);
         return 0;
     }
@@ -172,6 +188,7 @@ int cli_input_open_range(cli_input *in, const char *name, int fd, uint64_t start
     if (may_map(in)) {
         in->mapped = true;
         in->cap = in->window = CLI_RANGE_WINDOW;
+        sigbus_name = in->name;
         signal(SIGBUS, on_sigbus);
         return 0;
     }
@@ -272,6 +289,10 @@ void cli_input_close(cli_input *in)
         cli_progress_end(in);
     if (!in->ranged && in->fd > 0)
         close(in->fd);
+    /* standard input mapped: leave its offset past what was read, as
+     * read(2) would */
+    if (!in->ranged && in->fd == 0 && in->mapped)
+        (void)lseek(0, (off_t)in->pos, SEEK_SET);
     in->fd = -1;
     if (in->mapped) {
         if (in->map)
@@ -333,19 +354,24 @@ static void on_signal(int sig)
     raise(sig);
 }
 
+/* the signals whose default action ends the process, and that may be
+ * caught: the temporary file is removed first (SIGBUS: on_sigbus) */
+static const int cleanup_signals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGALRM,
+                                      SIGVTALRM, SIGPROF, SIGXCPU, SIGUSR1, SIGUSR2};
+
 static void install_signal_cleanup(void)
 {
     static bool done;
     if (done)
         return;
     done = true;
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
+    for (size_t k = 0; k < sizeof cleanup_signals / sizeof cleanup_signals[0]; k++)
+        signal(cleanup_signals[k], on_signal);
 }
 
-int cli_output_open(cli_output *out, const char *path, const cli_input *mode_from)
+int cli_output_open(cli_output *out, const char *path, const cli_input *source, bool in_place)
 {
+    const cli_input *mode_from = in_place ? source : NULL;
     struct stat st;
     memset(out, 0, sizeof *out);
     out->cap = CLI_CHUNK;
@@ -379,25 +405,53 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *mode_fro
             cli_output_abort(out);
             return -1;
         }
+        if (source && (unsigned long long)st.st_dev == source->dev &&
+            (unsigned long long)st.st_ino == source->ino) {
+            cli_error(path, "is the input file: an input is never overwritten (fix -i rewrites a "
+                            "file in place)");
+            cli_output_abort(out);
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* a device, FIFO or socket: there is no file to replace */
+            out->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+            if (out->fd < 0) {
+                cli_error(path, "%s", strerror(errno));
+                cli_output_abort(out);
+                return -1;
+            }
+            out->direct = true;
+            return 0;
+        }
         out->mode = (unsigned)st.st_mode & 07777u;
+        /* a link to a regular file: replace the file, keep the link */
+        out->resolved = realpath(path, NULL);
+        if (!out->resolved) {
+            cli_error(path, "%s", strerror(errno));
+            cli_output_abort(out);
+            return -1;
+        }
+        path = out->path = out->resolved;
     } else {
         mode_t um = umask(0);
         umask(um);
         out->mode = 0666u & ~(unsigned)um;
     }
     {
-        /* DIR/.NAME.utf8kit-XXXXXX, in the directory of path */
+        /* DIR/.NAME.utf8kit-XXXXXX, in the directory of path; of a long
+         * NAME its first 200 bytes (a name may have 255) */
         const char *slash = strrchr(path, '/');
         size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
         const char *base = path + dlen;
-        size_t n = dlen + 1 + strlen(base) + sizeof ".utf8kit-XXXXXX";
+        size_t blen = strlen(base) < 200 ? strlen(base) : 200;
+        size_t n = dlen + 1 + blen + sizeof ".utf8kit-XXXXXX";
         out->tmp = malloc(n);
         if (!out->tmp) {
-            cli_error(path, "out of memory");
+            cli_error(out->name, "out of memory");
             cli_output_abort(out);
             return -1;
         }
-        snprintf(out->tmp, n, "%.*s.%s.utf8kit-XXXXXX", (int)dlen, path, base);
+        snprintf(out->tmp, n, "%.*s.%.*s.utf8kit-XXXXXX", (int)dlen, path, (int)blen, base);
     }
     install_signal_cleanup();
     {
@@ -406,9 +460,8 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *mode_fro
          * leave it behind, so they wait until both are done. */
         sigset_t cleanup, old;
         sigemptyset(&cleanup);
-        sigaddset(&cleanup, SIGINT);
-        sigaddset(&cleanup, SIGTERM);
-        sigaddset(&cleanup, SIGHUP);
+        for (size_t k = 0; k < sizeof cleanup_signals / sizeof cleanup_signals[0]; k++)
+            sigaddset(&cleanup, cleanup_signals[k]);
         pthread_sigmask(SIG_BLOCK, &cleanup, &old);
         out->fd = mkstemp(out->tmp);
         if (out->fd >= 0)
@@ -419,7 +472,7 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *mode_fro
         int e = errno;
         free(out->tmp);
         out->tmp = NULL;
-        cli_error(path, "cannot create a temporary file next to it: %s", strerror(e));
+        cli_error(out->name, "cannot create a temporary file next to it: %s", strerror(e));
         cli_output_abort(out);
         return -1;
     }
@@ -502,6 +555,15 @@ int cli_output_commit(cli_output *out)
             }
         }
     }
+    if (rc == 0 && out->direct) {
+        int fd = out->fd;
+        out->fd = -1;
+        out->direct = false;
+        if (close(fd) != 0) {
+            cli_error(out->name, "%s", strerror(errno));
+            rc = -1;
+        }
+    }
     if (rc != 0) {
         cli_output_abort(out);
         return -1;
@@ -522,7 +584,10 @@ void cli_output_abort(cli_output *out)
         pending_tmp = NULL;
         free(out->tmp);
         out->tmp = NULL;
+    } else if (out->direct && out->fd >= 0) {
+        close(out->fd);
     }
+    out->direct = false;
     out->fd = -1;
     free(out->buf);
     out->buf = NULL;

@@ -4,8 +4,11 @@
  */
 #include "cli.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct command {
     const char *name;
@@ -42,6 +45,13 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     const char *cmd;
+    /* Descriptors 0, 1 and 2 closed by the caller are opened on /dev/null:
+     * otherwise a file this command opens would take one of them, and a
+     * message or progress bar meant for stderr would land in it. */
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+            open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+            return CLI_EXIT_ERROR;
     /* A closed pipe must be an error we can report (EPIPE), not a silent
      * death by signal. */
     signal(SIGPIPE, SIG_IGN);

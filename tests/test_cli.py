@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 from clitest import CLI, check, counts, remove_tree, run
@@ -651,6 +652,65 @@ check(read(g) == b"\xef\xbb\xbfabc", "bom --add twice adds one")
 r = run(["bom", "--strip", "-"], data=b"\xef\xbb\xbfq")
 check(r.stdout == b"q", "bom --strip filter")
 check(run(["bom", g]).returncode == 2, "bom without action: exit 2")
+
+# ---- where -o writes (a differential audit of session 28 found these) ----------
+src = write("o_src.txt", b"a\xffb\n")
+fixed = b"a\xef\xbf\xbdb\n"
+# -o naming the input, by the same path, another spelling, a hard link or a
+# symbolic link: refused, the input untouched
+os.link(src, path("o_hard.txt"))
+os.symlink("o_src.txt", path("o_sym.txt"))
+for args, what in ((["fix", "-q", "-o", src, src], "same path"),
+                   (["fix", "-q", "-o", os.path.join(TMP, ".", "o_src.txt"), src], "./ path"),
+                   (["fix", "-q", "-o", path("o_hard.txt"), src], "hard link"),
+                   (["fix", "-q", "-o", path("o_sym.txt"), src], "symbolic link"),
+                   (["convert", "-f", "latin1", "-t", "utf-8", "-o", src, src], "convert"),
+                   (["fix", "-q", "-o", src], "standard input")):
+    with open(src, "rb") as f:
+        r = run(args, stdin=f)
+    check(r.returncode == 2 and b"is the input file" in r.stderr and read(src) == b"a\xffb\n",
+          "-o naming the input (%s): rc %d, %s" % (what, r.returncode, r.stderr))
+# a symbolic link to another file stays a link; that file is replaced
+write("o_target.txt", b"old")
+os.symlink("o_target.txt", path("o_link.txt"))
+r = run(["fix", "-q", "-o", path("o_link.txt"), src])
+check(r.returncode == 0 and os.path.islink(path("o_link.txt"))
+      and read(path("o_target.txt")) == fixed, "-o through a symbolic link: %s" % r.stderr)
+# a FIFO is written to, not replaced by a file
+fifo = path("o_fifo")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(read(fifo)))
+reader.start()
+r = run(["fix", "-q", "-o", fifo, src], timeout=60)
+reader.join(60)
+check(r.returncode == 0 and got == [fixed] and stat.S_ISFIFO(os.lstat(fifo).st_mode),
+      "-o to a FIFO: rc %d, got %r" % (r.returncode, got))
+r = run(["fix", "-q", "-o", "/dev/null", src])
+check(r.returncode == 0 and stat.S_ISCHR(os.lstat("/dev/null").st_mode), "-o /dev/null")
+# standard input that is a file read in part before: read on from there;
+# a second '-' then reads nothing
+with open(src, "rb") as f:
+    f.seek(2)
+    r = run(["fix", "-q"], stdin=f)
+check(r.stdout == b"b\n", "standard input read on from its offset: %r" % r.stdout)
+with open(src, "rb") as f:
+    r = run(["count", "--json", "-", "-"], stdin=f)
+rows = [json.loads(x) for x in r.stdout.splitlines() if x.startswith(b"{")]
+check(len(rows) >= 2 and rows[0]["bytes"] == 4 and rows[1]["bytes"] == 0,
+      "standard input given twice: %r" % r.stdout)
+# closed standard output and error: the progress bar must not land in a file
+# the command opened
+p = write("o_closed.txt", b"a\xff" * 1000)
+r = subprocess.run("exec >&- 2>&-; '%s' fix -q --progress -i '%s'" % (CLI, p), shell=True)
+check(r.returncode == 0 and read(p) == b"a\xef\xbf\xbd" * 1000,
+      "fix -i with descriptors 1 and 2 closed: %r" % read(p)[:40])
+# a file name of 245 bytes: the temporary name next to it must still fit
+p = write("n" * 245, b"a\xff")
+r = run(["fix", "-q", "-i", p])
+check(r.returncode == 0 and read(p) == b"a\xef\xbf\xbd", "fix -i on a long name: %s" % r.stderr)
+check(run(["decode"]).returncode == 2, "decode without octets: usage error")
+
 check(leftovers(TMP) == [], "no temporary files left at the end")
 
 # ---- the installed layout: bin/utf8kit and its man page -----------------------
