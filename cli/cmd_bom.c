@@ -53,9 +53,10 @@ static int bom_one(int action, bool quiet, const char *path)
     }
     enc = which_bom(in.buf, in.len, &blen);
     if (action == O_CHECK) {
-        if (enc == UTF8KIT_ENCODING_UNKNOWN)
-            printf("%s: no BOM\n", in.name);
-        else
+        if (enc == UTF8KIT_ENCODING_UNKNOWN) {
+            if (!quiet) /* success: nothing to say under -q */
+                printf("%s: no BOM\n", in.name);
+        } else
             printf("%s: %s BOM\n", in.name, utf8kit_encoding_name(enc));
         cli_input_close(&in);
         return enc == UTF8KIT_ENCODING_UNKNOWN ? CLI_EXIT_OK : CLI_EXIT_INVALID;
