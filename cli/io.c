@@ -385,6 +385,11 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
         out->name = "(standard output)";
         return 0;
     }
+    if (!*path) {
+        cli_error(NULL, "the output file name is empty");
+        cli_output_abort(out);
+        return -1;
+    }
     out->path = path;
     out->name = path;
     if (mode_from) {

@@ -710,6 +710,8 @@ p = write("n" * 245, b"a\xff")
 r = run(["fix", "-q", "-i", p])
 check(r.returncode == 0 and read(p) == b"a\xef\xbf\xbd", "fix -i on a long name: %s" % r.stderr)
 check(run(["decode"]).returncode == 2, "decode without octets: usage error")
+r = run(["fix", "-q", "-o", "", src])
+check(r.returncode == 2 and b"output file name is empty" in r.stderr, "-o '': %r" % r.stderr)
 r = run(["bom", "--check", "-q", src])
 check(r.returncode == 0 and r.stdout == b"", "bom --check -q without a BOM says nothing: %r" % r.stdout)
 
