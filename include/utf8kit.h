@@ -73,9 +73,9 @@ typedef enum utf8kit_status {
     /* A byte 80..BF where a character must start (RFC 3629 section 3:
      * UTF8-tail octets only follow a lead octet). */
     UTF8KIT_ERR_STRAY_CONTINUATION = 1,
-    /* A byte that never appears in UTF-8: C0, C1, F5..FF (RFC 3629 section 1),
-     * when it is not followed by a continuation byte (else see OVERLONG and
-     * TOO_LARGE, which say more). */
+    /* A byte that never appears in UTF-8 (RFC 3629 section 1): F8..FF
+     * always, and C0, C1, F5..F7 when no continuation byte follows (with
+     * one, OVERLONG and TOO_LARGE say more). */
     UTF8KIT_ERR_INVALID_LEAD = 2,
     /* A lead byte followed by too few continuation bytes before another
      * byte (RFC 3629 section 3: an n-octet sequence has n-1 UTF8-tail). */
@@ -111,7 +111,10 @@ typedef enum utf8kit_status {
     /* A code unit the source encoding does not define: a byte above 7F in
      * US-ASCII input. */
     UTF8KIT_ERR_INVALID_UNIT = 11,
-    /* utf8kit_encoding_from_label: the label names no known encoding. */
+    /* Not returned by any function of this version (an unknown label gives
+     * UTF8KIT_ENCODING_UNKNOWN from utf8kit_encoding_from_label); it has a
+     * name and a message for callers that report unknown labels as a
+     * status of their own. */
     UTF8KIT_ERR_UNKNOWN_LABEL = 12
 } utf8kit_status;
 
@@ -535,7 +538,9 @@ UTF8KIT_API size_t utf8kit_bom_bytes(utf8kit_encoding enc, unsigned char out[4])
  * ---------------------------------------------------------------------- */
 
 /* utf8kit_encoding_from_label maps a charset label to an encoding,
- * ignoring ASCII case and leading/trailing ASCII white space: "UTF-8" and
+ * ignoring ASCII case and leading/trailing white space as the WHATWG
+ * Encoding Standard defines it (TAB, LF, FF, CR and space; not VT):
+ * "UTF-8" and
  * its aliases ("utf8", "csUTF8", "unicode-1-1-utf-8", the WHATWG labels
  * such as "unicode20utf8" and "x-unicode20utf8"), the IANA names and
  * common aliases of every other encoding here ("UTF-16LE", "UCS-2",
@@ -567,13 +572,17 @@ UTF8KIT_API const char *utf8kit_encoding_alias(utf8kit_encoding enc, size_t i);
  * Detection (RFC 3629 section 1: UTF-8 is recognised by a simple test)
  * ---------------------------------------------------------------------- */
 typedef struct utf8kit_detection {
-    /* UTF8KIT_ASCII (only 00..7F, no BOM), UTF8KIT_UTF8 (valid, has a
-     * non-ASCII byte; or starts with the UTF-8 signature EF BB BF),
+    /* UTF8KIT_ASCII (only 00..7F, no BOM, and not of the shape of
+     * UTF-16/32 below), UTF8KIT_UTF8 (valid, has a non-ASCII byte; or
+     * starts with the UTF-8 signature EF BB BF),
      * UTF8KIT_UTF16LE/BE, UTF8KIT_UTF32LE/BE (by signature, or by validity
      * and shape), or UTF8KIT_ENCODING_UNKNOWN when the text is not UTF-8
      * and no other form fits. A signature decides even when the bytes
      * after it are not valid in its form (the writer declared it):
-     * utf8_error then tells whether they are valid UTF-8. */
+     * utf8_error then tells whether they are valid UTF-8. Valid UTF-8
+     * that holds a byte 00 is asked the UTF-32 and UTF-16 shape tests
+     * first: "h\0i\0" is UTF-16LE text (ASCII text holds no NUL), though
+     * it is also valid UTF-8, as utf8_error says. */
     utf8kit_encoding encoding;
     size_t bom_len;       /* length of the signature found, 0 if none */
     /* Not UTF-8: the first UTF-8 error (status, read = offset, error_len);
