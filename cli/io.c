@@ -82,12 +82,12 @@ static int alloc_buffer(cli_input *in)
     return 0;
 }
 
-/* A mapped file that shrinks under us raises SIGBUS on the pages that
- * went away: report it like a read error instead of dying silently. */
 /* The input being mapped, for the message of on_sigbus (with threads,
  * all map the same file). */
 static const char *volatile sigbus_name;
 
+/* A mapped file that shrinks under us raises SIGBUS on the pages that
+ * went away: report it like a read error instead of dying silently. */
 static void on_sigbus(int sig)
 {
     static const char pre[] = "utf8kit: ", msg[] = ": the file changed size while being read "
