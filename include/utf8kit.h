@@ -1,7 +1,8 @@
 /*
  * utf8kit.h - UTF-8 done completely, correctly and fast (RFC 3629 / STD 63).
  *
- * This is the whole public API. Everything is C99 and usable from C++.
+ * This is the whole public API. The header is C99 (the library itself is
+ * built as C11) and usable from C++.
  *
  * Conventions that hold for every function unless its comment says otherwise:
  *  - Inputs are (pointer, length) pairs. Nothing ever looks for a NUL byte.
@@ -438,23 +439,40 @@ UTF8KIT_API utf8kit_result utf8kit_repair(const char *s, size_t len, char *dst, 
  * Same contract as utf8kit_convert, with units instead of bytes: char for
  * UTF-8 and Latin-1, uint16_t for UTF-16 (the "le"/"be" names give the
  * byte order of the units in memory), uint32_t in host order for UTF-32.
- * dst == NULL measures. The policy is STRICT, REPLACE, SKIP or
- * ASSUME_VALID; unrepresentable characters under REPLACE become '?'.
+ * dst == NULL measures. The policy (all but utf8kit_latin1_to_utf8 take
+ * one) is STRICT, REPLACE, SKIP or ASSUME_VALID; unrepresentable
+ * characters under REPLACE become '?'.
  * ---------------------------------------------------------------------- */
+/* utf8kit_utf8_to_utf16le / _utf16be: UTF-8 src[0..len) bytes to UTF-16
+ * units in dst[0..cap), little- or big-endian in memory; written counts
+ * units, at most len (utf8kit_max_output_size). */
 UTF8KIT_API utf8kit_result utf8kit_utf8_to_utf16le(const char *src, size_t len, uint16_t *dst,
                                                    size_t cap, utf8kit_policy policy);
 UTF8KIT_API utf8kit_result utf8kit_utf8_to_utf16be(const char *src, size_t len, uint16_t *dst,
                                                    size_t cap, utf8kit_policy policy);
+/* utf8kit_utf8_to_utf32: UTF-8 bytes to host-order UTF-32 units, at most
+ * len of them. */
 UTF8KIT_API utf8kit_result utf8kit_utf8_to_utf32(const char *src, size_t len, uint32_t *dst,
                                                  size_t cap, utf8kit_policy policy);
+/* utf8kit_utf16le_to_utf8 / utf16be_to_utf8: len UTF-16 units (read and
+ * error offsets count units) to UTF-8 bytes, at most 3 per unit; an
+ * unpaired surrogate is UTF8KIT_ERR_SURROGATE. */
 UTF8KIT_API utf8kit_result utf8kit_utf16le_to_utf8(const uint16_t *src, size_t len, char *dst,
                                                    size_t cap, utf8kit_policy policy);
 UTF8KIT_API utf8kit_result utf8kit_utf16be_to_utf8(const uint16_t *src, size_t len, char *dst,
                                                    size_t cap, utf8kit_policy policy);
+/* utf8kit_utf32_to_utf8: len host-order UTF-32 units to UTF-8 bytes, at
+ * most 4 per unit; a surrogate value or one above 10FFFF is an error. */
 UTF8KIT_API utf8kit_result utf8kit_utf32_to_utf8(const uint32_t *src, size_t len, char *dst,
                                                  size_t cap, utf8kit_policy policy);
+/* utf8kit_latin1_to_utf8: Latin-1 bytes to UTF-8, at most 2 bytes each.
+ * Every byte is a character, so there is no policy: the only errors are
+ * UTF8KIT_ERR_OUTPUT_TOO_SMALL and UTF8KIT_ERR_INVALID_ARGUMENT. */
 UTF8KIT_API utf8kit_result utf8kit_latin1_to_utf8(const char *src, size_t len, char *dst,
                                                   size_t cap);
+/* utf8kit_utf8_to_latin1: UTF-8 bytes to Latin-1, at most 1 byte per
+ * input byte; a character above U+00FF is UTF8KIT_ERR_UNREPRESENTABLE
+ * (under REPLACE, '?'). */
 UTF8KIT_API utf8kit_result utf8kit_utf8_to_latin1(const char *src, size_t len, char *dst,
                                                   size_t cap, utf8kit_policy policy);
 
