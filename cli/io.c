@@ -373,6 +373,7 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
 {
     const cli_input *mode_from = in_place ? source : NULL;
     struct stat st;
+    bool existing;
     memset(out, 0, sizeof *out);
     out->cap = CLI_CHUNK;
     out->buf = malloc(out->cap);
@@ -392,18 +393,12 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
     }
     out->path = path;
     out->name = path;
+    existing = mode_from != NULL;
     if (mode_from) {
         out->mode = mode_from->mode;
         out->keep_owner = true;
         out->uid = mode_from->uid;
         out->gid = mode_from->gid;
-        out->resolved = realpath(path, NULL);
-        if (!out->resolved) {
-            cli_error(path, "%s", strerror(errno));
-            cli_output_abort(out);
-            return -1;
-        }
-        path = out->path = out->resolved;
     } else if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) {
             cli_error(path, "%s", strerror(EISDIR));
@@ -429,7 +424,15 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
             return 0;
         }
         out->mode = (unsigned)st.st_mode & 07777u;
-        /* a link to a regular file: replace the file, keep the link */
+        existing = true;
+    } else {
+        mode_t um = umask(0);
+        umask(um);
+        out->mode = 0666u & ~(unsigned)um;
+    }
+    if (existing) {
+        /* a file there (through a symbolic link, maybe): the file is
+         * replaced and the link stays */
         out->resolved = realpath(path, NULL);
         if (!out->resolved) {
             cli_error(path, "%s", strerror(errno));
@@ -437,10 +440,6 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
             return -1;
         }
         path = out->path = out->resolved;
-    } else {
-        mode_t um = umask(0);
-        umask(um);
-        out->mode = 0666u & ~(unsigned)um;
     }
     {
         /* DIR/.NAME.utf8kit-XXXXXX, in the directory of path; of a long
