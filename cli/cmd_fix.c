@@ -150,7 +150,7 @@ int cmd_fix(int argc, char **argv)
 {
     cli_args a = {argc, 1, argv, "fix", false, NULL, NULL, 0};
     const char *file = NULL, *outpath = NULL;
-    bool inplace = false, quiet = false, had_bom = false, stopped;
+    bool inplace = false, quiet = false, had_bom = false, stopped, unchanged;
     int id, progress = -1;
     utf8kit_bom_policy bom = UTF8KIT_BOM_KEEP;
     cli_form form = CLI_FORM_UTF8;
@@ -253,7 +253,14 @@ int cmd_fix(int argc, char **argv)
         }
     }
     free(fs.obuf);
-    if (cli_output_finish(&out, f.failed) != 0) {
+    /* --in-place on a file with nothing to repair and no BOM to change:
+     * the copy is the file; left as it is (its inode, links and times),
+     * the copy dropped */
+    unchanged = inplace && !f.failed && f.errors == 0 && !(had_bom && bom == UTF8KIT_BOM_STRIP) &&
+                !(!had_bom && bom == UTF8KIT_BOM_ADD);
+    if (unchanged)
+        cli_output_abort(&out);
+    else if (cli_output_finish(&out, f.failed) != 0) {
         cli_input_close(&in);
         return CLI_EXIT_ERROR;
     }
@@ -269,6 +276,8 @@ int cmd_fix(int argc, char **argv)
             fputs("; byte order mark removed", stderr);
         if (!had_bom && bom == UTF8KIT_BOM_ADD)
             fputs("; byte order mark added", stderr);
+        if (unchanged)
+            fputs("; file left as it was", stderr);
         fputc('\n', stderr);
     }
     cli_input_close(&in);
