@@ -839,17 +839,11 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t from,
             u8k_v e;
             u8k_v m = v_max(o, st.prev);
             const unsigned char *p = U8K_TALLY_AT(s + i), *q = U8K_TALLY_AT(s + i + VW);
-#ifdef U8K_HAVE_FOUR_CHECK
-            bool run4 = false;
+            bool run4 = false; /* (read with U8K_HAVE_FOUR_CHECK only) */
             if (u8k_has_f0(&st, m)) {
                 e = v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, q, b, a));
                 run4 = v_high(b) == UINT64_MAX >> (64 - VW);
             } else if (u8k_has_e0(&st, m))
-#else
-            if (u8k_has_f0(&st, m))
-                e = v_or(u8k_vcheck_at(&st, p, a, st.prev), u8k_vcheck_at(&st, q, b, a));
-            else if (u8k_has_e0(&st, m))
-#endif
                 e = v_or(u8k_vcheck_at_three(&st, p, a, st.prev), u8k_vcheck_at_three(&st, q, b, a));
             else
                 e = v_or(u8k_vcheck_at_two(&st, p, a, st.prev), u8k_vcheck_at_two(&st, q, b, a));
@@ -864,6 +858,8 @@ U8K_INLINE bool u8k_vscan_tally(const unsigned char *s, size_t len, size_t from,
                 *four = true;
                 goto done;
             }
+#else
+            (void)run4;
 #endif
         }
         st.prev = b;

@@ -99,18 +99,19 @@ U8K_INLINE u8k_v v_splat_k(unsigned char b) { return _mm512_set1_epi32((int)u8k_
  * SSE4.2 keep F0 first: there it cost up to 5% and 23% on some texts.) */
 #define U8K_TWO_FIRST 1
 /* Runs of 4-octet characters in validation and counting
- * (U8K_HAVE_FOUR_CHECK in simd/validate.h): non-zero where a 32-bit lane of x is not one 4-octet
- * form of U+10000..U+10FFFF. Its form, a lead F0..F7 and three tails, is
- * (x & C0C0C0F8) == 808080F0. Given the form, its value is in range
- * exactly when the lead a and the next byte b are F0 90..F4 8F; 64a + b
- * (vpmaddubsw, weights 64 and 1, in the lane's low 16 bits) is then
- * 3C90..3D8F, so 64a + b - 3C90 is below 100. Four operations: two
- * ternary logics, a multiply-add, a subtract. Measured (session 27):
- * text of emoji alone 1.7x; texts without 4-octet characters 0.97-1.03x
- * (the block loops' layout). Counting (session 28): emoji 2.0-2.8x, other
- * texts 0.94-1.06x. AVX2 does not set it: 2.1-2.2x on emoji
- * there, but most other texts 1-5% slower, in the form here and in one
- * with the entry test inline (which spilled among its 16 registers). */
+ * (U8K_HAVE_FOUR_CHECK in simd/validate.h): non-zero where a 32-bit lane
+ * of x is not one 4-octet form of U+10000..U+10FFFF. Its form, a lead
+ * F0..F7 and three tails, is (x & C0C0C0F8) == 808080F0. Given the form,
+ * its value is in range exactly when the lead a and the next byte b are
+ * F0 90..F4 8F; 64a + b (vpmaddubsw, weights 64 and 1, in the lane's low
+ * 16 bits) is then 3C90..3D8F, so 64a + b - 3C90 is below 100. Four
+ * operations: two ternary logics, a multiply-add, a subtract. Measured:
+ * validation (session 27) of text of emoji alone 1.7x, texts without
+ * 4-octet characters 0.97-1.03x (the block loops' layout); counting
+ * (session 28) emoji 2.0-2.8x, other texts 0.94-1.06x. AVX2 does not set
+ * it: 2.1-2.2x on emoji there, but most other texts 1-5% slower, in the
+ * form here and in one with the entry test inline (which spilled among
+ * its 16 registers). */
 #define U8K_HAVE_FOUR_CHECK 1
 U8K_INLINE u8k_v v_four_bad(u8k_v x)
 {
