@@ -109,7 +109,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     small = data[2];
     measure_too = data[3] & 1;
     n = (size - 4) / f->isz;
-    src = malloc(n * f->isz ? n * f->isz : 1); /* exact size, aligned for the units */
+    src = malloc(n * f->isz != 0 ? n * f->isz : 1); /* exact size, aligned for the units */
     if (!src)
         abort();
     memcpy(src, data + 4, n * f->isz);

@@ -33,7 +33,7 @@ struct tcase {
 
 static unsigned long cases_run;
 
-static const char *skip_ws(const char *p)
+static char *skip_ws(char *p)
 {
     while (*p == ' ' || *p == '\t')
         p++;
@@ -60,7 +60,7 @@ static bool parse_line(char *line, struct tcase *c)
     *arrow = '\0';
     *bar = '\0';
     /* input bytes */
-    for (p = line; *(p = (char *)skip_ws(p));) {
+    for (p = line; *(p = skip_ws(p));) {
         int hi = hexval(p[0]), lo = hexval(p[1]);
         if (hi < 0 || lo < 0 || c->len == MAX_IN)
             return false;
@@ -68,7 +68,7 @@ static bool parse_line(char *line, struct tcase *c)
         p += 2;
     }
     /* expected output */
-    p = (char *)skip_ws(arrow + 2);
+    p = skip_ws(arrow + 2);
     if (strncmp(p, "U+", 2) == 0) {
         c->has_list = true;
         while (strncmp(p, "U+", 2) == 0) {
@@ -77,7 +77,7 @@ static bool parse_line(char *line, struct tcase *c)
             if (e == p + 2 || c->ncps == MAX_CP)
                 return false;
             c->cps[c->ncps++] = (uint32_t)v;
-            p = (char *)skip_ws(e);
+            p = skip_ws(e);
         }
         if (*p)
             return false;
@@ -86,12 +86,12 @@ static bool parse_line(char *line, struct tcase *c)
         return false;
     }
     /* fields */
-    p = (char *)skip_ws(bar + 1);
+    p = skip_ws(bar + 1);
     if (strncmp(p, "valid_up_to=", 12) == 0) {
         char *e;
         c->valid = false;
         c->vut = strtoul(p + 12, &e, 10);
-        p = (char *)skip_ws(e);
+        p = skip_ws(e);
         if (strncmp(p, "error_len=", 10) != 0)
             return false;
         p += 10;

@@ -453,7 +453,9 @@ static int parse_case(const char *line, struct tcase *t)
     if (strncmp(p, "U+", 2) == 0 || *p == '|') {
         t->has_list = 1;
         while (strncmp(p, "U+", 2) == 0) {
-            t->cps[t->ncp++] = (uint32_t)strtoul(p + 2, (char **)&p, 16);
+            char *e;
+            t->cps[t->ncp++] = (uint32_t)strtoul(p + 2, &e, 16);
+            p = e;
             while (*p == ' ')
                 p++;
         }
