@@ -18,8 +18,9 @@
  * separate processes by up to 10%: time the scalar kernels in separate
  * processes.
  *
- * OP: validate, is_valid, count, utf16_length, validate_counts, utf8>utf16le, utf8>utf32, utf16le>utf8,
- * utf32>utf8, latin1>utf8, utf8>latin1, and the first four conversions
+ * OP: validate, is_valid, count, utf16_length, validate_counts,
+ * utf8>utf16le, utf8>utf32, utf16le>utf8, utf32>utf8, latin1>utf8,
+ * utf8>latin1, and the first four conversions
  * with "/r" appended for the REPLACE policy (the input file is read as
  * the source encoding). -s times strings of 8..64 bytes cut from the file
  * at character starts (as bench.c does), one call each. -a puts the input

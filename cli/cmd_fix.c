@@ -150,7 +150,8 @@ int cmd_fix(int argc, char **argv)
 {
     cli_args a = {argc, 1, argv, "fix", false, NULL, NULL, 0};
     const char *file = NULL, *outpath = NULL;
-    bool inplace = false, quiet = false, had_bom = false, stopped, unchanged;
+    bool inplace = false, quiet = false, stopped, unchanged;
+    bool bom_removed = false, bom_added = false; /* at the start of the output */
     int id, progress = -1;
     utf8kit_bom_policy bom = UTF8KIT_BOM_KEEP;
     cli_form form = CLI_FORM_UTF8;
@@ -233,11 +234,13 @@ int cmd_fix(int argc, char **argv)
             if (first && !in.eof && in.len < 3)
                 continue; /* the BOM decision needs three bytes */
             if (first) {
+                bool had_bom = in.len >= 3 && memcmp(in.buf, "\xEF\xBB\xBF", 3) == 0;
                 first = false;
-                had_bom = in.len >= 3 && memcmp(in.buf, "\xEF\xBB\xBF", 3) == 0;
-                if (had_bom && bom == UTF8KIT_BOM_STRIP)
+                bom_removed = had_bom && bom == UTF8KIT_BOM_STRIP;
+                bom_added = !had_bom && bom == UTF8KIT_BOM_ADD;
+                if (bom_removed)
                     start = 3;
-                if (!had_bom && bom == UTF8KIT_BOM_ADD && !cli_output_write(&out, "\xEF\xBB\xBF", 3))
+                if (bom_added && !cli_output_write(&out, "\xEF\xBB\xBF", 3))
                     f.failed = true;
             }
             if (fs.obuf) {
@@ -256,8 +259,7 @@ int cmd_fix(int argc, char **argv)
     /* --in-place on a file with nothing to repair and no BOM to change:
      * the copy is the file; left as it is (its inode, links and times),
      * the copy dropped */
-    unchanged = inplace && !f.failed && f.errors == 0 && !(had_bom && bom == UTF8KIT_BOM_STRIP) &&
-                !(!had_bom && bom == UTF8KIT_BOM_ADD);
+    unchanged = inplace && !f.failed && f.errors == 0 && !bom_removed && !bom_added;
     if (unchanged)
         cli_output_abort(&out);
     else if (cli_output_finish(&out, f.failed) != 0) {
@@ -272,9 +274,9 @@ int cmd_fix(int argc, char **argv)
                     mode_words[f.mode]);
         else
             fprintf(stderr, "%s: %s: no invalid sequence", cli_prog, in.name);
-        if (had_bom && bom == UTF8KIT_BOM_STRIP)
+        if (bom_removed)
             fputs("; byte order mark removed", stderr);
-        if (!had_bom && bom == UTF8KIT_BOM_ADD)
+        if (bom_added)
             fputs("; byte order mark added", stderr);
         if (unchanged)
             fputs("; file left as it was", stderr);

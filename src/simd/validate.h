@@ -620,8 +620,10 @@ run4:
     {
         size_t n = u8k_vfour(s, len, i + 4 * VW);
         if (counting) {
-            c += (n - i - 4 * VW) / 4;
-            q += (n - i - 4 * VW) / 4;
+            /* the run's characters, each with a byte F0..FF */
+            size_t chars = (n - i - 4 * VW) / 4;
+            c += chars;
+            q += chars;
         }
         i = n;
     }
