@@ -121,6 +121,8 @@ typedef struct cli_output {
     const char *path;   /* final path, or NULL for standard output */
     const char *name;   /* for messages */
     char *tmp;          /* the temporary file while writing, else NULL */
+    bool unnamed;       /* it has no name yet (O_TMPFILE); tmp is then the
+                           pattern of the name it gets when complete */
     int fd;
     unsigned char *buf;
     size_t len, cap;

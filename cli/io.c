@@ -5,9 +5,15 @@
  * goes to a temporary file in the same directory (so that rename(2) is
  * atomic), which is flushed, fsync'ed and renamed only when everything
  * went well; on any failure, and on the signals of cleanup_signals, it is
- * removed.
+ * removed. Where the system can (Linux: O_TMPFILE, and /proc to name a
+ * descriptor), the temporary file has no name while it is written: it is
+ * linked into the directory only once complete, so that even SIGKILL,
+ * which no handler sees, leaves nothing behind.
  * The input is never opened for writing.
  */
+/* O_TMPFILE is a Linux extension; everything else is POSIX (see
+ * CMakeLists.txt) */
+#define _GNU_SOURCE 1
 #include "cli.h"
 
 #include <errno.h>
@@ -458,6 +464,28 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
         snprintf(out->tmp, n, "%.*s.%.*s.utf8kit-XXXXXX", (int)dlen, path, (int)blen, base);
     }
     install_signal_cleanup();
+#ifdef O_TMPFILE
+    {
+        /* An unnamed file in the directory (Linux 3.11 and later, on file
+         * systems that support it; /proc must be there to name it at the
+         * end): else, or with UTF8KIT_CLI_NO_TMPFILE set, a named one */
+        const char *e = getenv("UTF8KIT_CLI_NO_TMPFILE");
+        if ((!e || !*e || strcmp(e, "0") == 0) && access("/proc/self/fd", X_OK) == 0) {
+            const char *slash = strrchr(out->tmp, '/');
+            char *dir = slash ? strdup(out->tmp) : NULL;
+            if (dir)
+                dir[slash - out->tmp + 1] = '\0';
+            if (dir || !slash) {
+                out->fd = open(dir ? dir : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+                free(dir);
+                if (out->fd >= 0) {
+                    out->unnamed = true;
+                    return 0;
+                }
+            }
+        }
+    }
+#endif
     {
         /* The handlers must never see the file without its name: a signal
          * between mkstemp creating it and pending_tmp naming it would
@@ -481,6 +509,75 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
         return -1;
     }
     return 0;
+}
+
+/* Gives the unnamed file out->fd (see open_unnamed) the name `name`
+ * through its /proc/self/fd entry; 0, or -1 with errno (EEXIST: the name
+ * is taken). */
+static int link_unnamed(const cli_output *out, const char *name)
+{
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", out->fd);
+    return linkat(AT_FDCWD, self, AT_FDCWD, name, AT_SYMLINK_FOLLOW);
+}
+
+/* Names the complete unnamed file: straight at the target when there is
+ * none (linkat never replaces a file), else at a fresh temporary name
+ * from out->tmp's pattern, for rename(2) to move over the target; then
+ * out->unnamed is false, and out->tmp names the file unless it went
+ * straight to the target (then out->tmp is NULL). Returns 0, or -1 with
+ * errno. Between the link and the rename a signal of cleanup_signals
+ * removes the temporary name as before; only SIGKILL in those few
+ * microseconds can leave it, and then complete. */
+static int name_unnamed(cli_output *out)
+{
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    size_t n = strlen(out->tmp);
+    struct timespec ts;
+    uint64_t x;
+    int tries;
+    if (link_unnamed(out, out->path) == 0) {
+        out->unnamed = false;
+        free(out->tmp);
+        out->tmp = NULL;
+        return 0;
+    }
+    if (errno != EEXIST)
+        return -1;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15u ^ (uint64_t)ts.tv_sec ^
+        (uint64_t)getpid() << 32;
+    for (tries = 0; tries < 100; tries++) {
+        sigset_t cleanup, old;
+        int r, e;
+        for (size_t k = n - 6; k < n; k++) {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            out->tmp[k] = digits[x % (sizeof digits - 1)];
+        }
+        /* as in cli_output_open: the handlers see the name as soon as it
+         * exists */
+        sigemptyset(&cleanup);
+        for (size_t k = 0; k < sizeof cleanup_signals / sizeof cleanup_signals[0]; k++)
+            sigaddset(&cleanup, cleanup_signals[k]);
+        pthread_sigmask(SIG_BLOCK, &cleanup, &old);
+        r = link_unnamed(out, out->tmp);
+        e = errno;
+        if (r == 0) {
+            pending_tmp = out->tmp;
+            out->unnamed = false;
+        }
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        if (r == 0)
+            return 0;
+        if (e != EEXIST) {
+            errno = e;
+            return -1;
+        }
+    }
+    errno = EEXIST;
+    return -1;
 }
 
 static bool write_all(cli_output *out, const unsigned char *p, size_t n)
@@ -543,16 +640,21 @@ int cli_output_commit(cli_output *out)
         } else if (fsync(out->fd) != 0) {
             cli_error(out->name, "%s", strerror(errno));
             rc = -1;
-        } else if (close(out->fd) != 0) {
-            out->fd = -1;
+        } else if (out->unnamed && name_unnamed(out) != 0) {
             cli_error(out->name, "%s", strerror(errno));
             rc = -1;
         } else {
+            int fd = out->fd;
             out->fd = -1;
-            if (rename(out->tmp, out->path) != 0) {
+            if (close(fd) != 0) {
                 cli_error(out->name, "%s", strerror(errno));
                 rc = -1;
-            } else {
+                if (!out->tmp) /* linked straight at the target: take it back */
+                    unlink(out->path);
+            } else if (out->tmp && rename(out->tmp, out->path) != 0) {
+                cli_error(out->name, "%s", strerror(errno));
+                rc = -1;
+            } else if (out->tmp) {
                 pending_tmp = NULL;
                 free(out->tmp);
                 out->tmp = NULL;
@@ -583,8 +685,10 @@ void cli_output_abort(cli_output *out)
 {
     if (out->tmp) {
         if (out->fd >= 0)
-            close(out->fd);
-        unlink(out->tmp);
+            close(out->fd); /* an unnamed file goes with its last descriptor */
+        if (!out->unnamed)
+            unlink(out->tmp);
+        out->unnamed = false;
         pending_tmp = NULL;
         free(out->tmp);
         out->tmp = NULL;

@@ -448,9 +448,10 @@ r = subprocess.run([CLI, "fix", f, "-o", path("atomic.out")], capture_output=Tru
 check(r.returncode == 2 and not os.path.exists(path("atomic.out")) and leftovers(TMP) == [],
       "-o failure leaves nothing")
 
-# an interrupt while writing removes the temporary file
+# an interrupt while writing removes the temporary file (a named one, as
+# where the system has no O_TMPFILE)
 p = subprocess.Popen([CLI, "fix", "-o", path("interrupted.txt")], stdin=subprocess.PIPE,
-                     stderr=subprocess.PIPE)
+                     stderr=subprocess.PIPE, env=dict(os.environ, UTF8KIT_CLI_NO_TMPFILE="1"))
 p.stdin.write(b"partial \xff input")
 p.stdin.flush()
 for _ in range(500):  # wait (up to 10 s on a loaded machine) until the temporary file exists
@@ -463,6 +464,70 @@ p.wait()
 p.stdin.close()
 check(p.returncode == -signal.SIGINT and leftovers(TMP) == []
       and not os.path.exists(path("interrupted.txt")), "SIGINT leaves nothing behind")
+
+
+def tmpfile_supported(directory):
+    """Whether the command can write an unnamed temporary file here."""
+    if not hasattr(os, "O_TMPFILE") or not os.access("/proc/self/fd", os.X_OK):
+        return False
+    try:
+        os.close(os.open(directory, os.O_TMPFILE | os.O_WRONLY, 0o600))
+        return True
+    except OSError:
+        return False
+
+
+def unnamed_output(pid, directory):
+    """Whether process pid has a file open in directory that has no name
+    (an O_TMPFILE file reads as 'DIR/#INODE (deleted)')."""
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink("/proc/%d/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if target.startswith(os.path.join(directory, "#")) and target.endswith("(deleted)"):
+            return True
+    return False
+
+
+# Where the system can, the temporary file has no name until it is complete,
+# so that even SIGKILL (which no handler sees) leaves nothing behind.
+if not tmpfile_supported(TMP):
+    print("note: skipped: the unnamed temporary file (O_TMPFILE, with /proc) is not "
+          "available in %s; SIGKILL leaves the named temporary file there" % TMP)
+else:
+    for sig in (signal.SIGKILL, signal.SIGINT):
+        target = path("killed.txt")
+        p = subprocess.Popen([CLI, "fix", "-o", target], stdin=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+        p.stdin.write(b"partial \xff input")
+        p.stdin.flush()
+        for _ in range(500):
+            if unnamed_output(p.pid, TMP):
+                break
+            time.sleep(0.02)
+        check(unnamed_output(p.pid, TMP) and leftovers(TMP) == [] and not os.path.exists(target),
+              "signal %d: the output is an unnamed file while it is written" % sig)
+        p.send_signal(sig)
+        p.wait()
+        p.stdin.close()
+        check(p.returncode == -sig and leftovers(TMP) == [] and not os.path.exists(target),
+              "signal %d leaves nothing behind: %s" % (sig, leftovers(TMP)))
+    # and once complete it is named: at the target when there was none,
+    # over the file that was there otherwise (whose mode it keeps)
+    src = write("named.txt", b"caf\xc3\xa9 \xff\n")
+    target = path("named.out")
+    for k in range(2):
+        r = run(["fix", "-q", src, "-o", target])
+        check(r.returncode == 0 and read(target) == b"caf\xc3\xa9 \xef\xbf\xbd\n"
+              and leftovers(TMP) == [], "unnamed output named at the end (%d)" % k)
+        if k == 0:
+            os.chmod(target, 0o640)
+    check(stat.S_IMODE(os.stat(target).st_mode) == 0o640, "the replaced file's mode is kept")
 
 # ---- convert: byte for byte against CPython -----------------------------------
 pairs = [("UTF-8", "UTF-16LE", "utf-8", "utf-16-le"), ("utf8", "UTF-16BE", "utf-8", "utf-16-be"),
