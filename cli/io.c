@@ -4,7 +4,7 @@
  * Input is read in CLI_CHUNK pieces whatever its size. Output to a file
  * goes to a temporary file in the same directory (so that rename(2) is
  * atomic), which is flushed, fsync'ed and renamed only when everything
- * went well; on any failure, and on the signals of cleanup_signals, it is
+ * went well (and then the directory is fsync'ed); on any failure, and on the signals of cleanup_signals, it is
  * removed. Where the system can (Linux: O_TMPFILE, and /proc to name a
  * descriptor), the temporary file has no name while it is written: it is
  * linked into the directory only once complete, so that even SIGKILL,
@@ -624,9 +624,30 @@ bool cli_output_write(cli_output *out, const void *p, size_t n)
     return true;
 }
 
+/* Makes the new name of the file at path durable (best effort: some file
+ * systems refuse fsync on a directory, and the file itself is already
+ * on disk). */
+static void sync_dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strdup(path) : NULL;
+    int fd;
+    if (slash && !dir)
+        return;
+    if (dir)
+        dir[slash - path + 1] = '\0';
+    fd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
 int cli_output_commit(cli_output *out)
 {
     int rc = 0;
+    bool replaced = out->tmp != NULL;
     if (!cli_output_flush(out))
         rc = -1;
     if (rc == 0 && out->tmp) {
@@ -661,6 +682,8 @@ int cli_output_commit(cli_output *out)
             }
         }
     }
+    if (rc == 0 && replaced)
+        sync_dir_of(out->path);
     if (rc == 0 && out->direct) {
         int fd = out->fd;
         out->fd = -1;
