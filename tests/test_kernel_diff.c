@@ -922,6 +922,40 @@ static void edge_matrix_lone(int q)
     }
 }
 
+/* Runs of 4-byte characters alone, which the kernels convert a character
+ * per 32-bit lane (u8k_four_run, u8k_four_run_pext): after 0 and 2..9
+ * bytes of 2- and 3-byte characters, 50 such characters with the one at
+ * each position replaced by an ill-formed or unfinished form, then more
+ * text, under REPLACE (test_utf8_units_blocks takes the strict ones). */
+static void edge_matrix_four(int q)
+{
+    static const char *const forms[] = {"F0 8F BF BF", "F4 90 80 80", "F5 80 80 80", "F0 90 80",
+                                        "F0 90 80 41", "F0 90 C0 80", "ED A0 80 80", "80 80 80 80",
+                                        "F8 88 80 80", "C3 A9 80 80", "F9 90 80 80",
+                                        "FA 80 80 80"};
+    size_t k, at, fi;
+    for (k = 0; k < 10; k++)
+        for (at = 0; at < 50; at++)
+            for (fi = 0; fi < sizeof forms / sizeof forms[0]; fi++) {
+                size_t n = 0, c;
+                if (k == 1 || (q && (k + at + fi) % 4))
+                    continue;
+                while (n < k)
+                    n += utf8kit_encode(k - n == 2 || k - n == 4 ? 0xE9 : 0x4E2D,
+                                        (char *)gbuf + n);
+                for (c = 0; c < 50; c++) {
+                    if (c == at)
+                        n += from_hex(forms[fi], gbuf + n);
+                    else
+                        n += utf8kit_encode(0x1F600 + (uint32_t)((c * 7 + k) % 80),
+                                            (char *)gbuf + n);
+                }
+                for (c = 0; c < 40; c++)
+                    n += utf8kit_encode(c % 3 ? 0x10FFFF - c : 0x10000 + c, (char *)gbuf + n);
+                check_replacing(gbuf, n, "4-byte run with a bad form");
+            }
+}
+
 /* Errors that the kernels hand back to the driver close together make it
  * call the scalar kernel on windows of 256 bytes (convert.c, "Scalar
  * windows"), whose ends must change nothing. Here 40 errors three bytes
@@ -1065,6 +1099,7 @@ int main(void)
     if (!getenv("UTF8KIT_DIFF_NO_REGRESSIONS")) {
         edge_matrix8(q);
         edge_matrix_lone(q);
+        edge_matrix_four(q);
         edge_matrix_windows(q);
         edge_matrix16(q);
         edge_matrix32(q);

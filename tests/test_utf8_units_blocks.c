@@ -15,6 +15,10 @@
  *    under U8K_TRUSTED never more units than input bytes;
  *  - overlong, surrogate and too-large forms at each character start
  *    around the block edges;
+ *  - runs of 4-byte characters alone starting anywhere in a block, with
+ *    an ill-formed or unfinished form at every character, strict and
+ *    trusted (replacing: test_kernel_diff), and valid ones with room a
+ *    little short;
  *  - long texts of each kind with the output room exactly sufficient, one
  *    unit short, and near every 64-unit step.
  * Status, read, written, error_len and the units written must all agree,
@@ -236,6 +240,66 @@ int main(void)
             memmove(s + j + fl, s + j, n - j);
             memcpy(s + j, f, fl);
             compare(s, n + fl, 0, false, "ill-formed sequence at a block edge");
+        }
+    }
+
+    /* Runs of 4-byte characters alone (u8k_four_run, and on the kernels
+     * without byte compress u8k_four_run_pext): after 0 and 2..9 bytes of
+     * 2- and 3-byte characters (so that the run starts anywhere in a
+     * block), 60 such characters, one of them replaced by an ill-formed
+     * or unfinished form at every position (or a valid one), then ASCII
+     * or more of them; strict and trusted, with room for every unit, and
+     * for the valid text exactly enough and a little less. */
+    for (k = 0; k < 10; k++) {
+        static const char *const forms4[] = {
+            "\xF0\x8F\xBF\xBF", "\xF4\x90\x80\x80", "\xF5\x80\x80\x80", "\xF0\x90\x80",
+            "\xF0\x90\x80\x41", "\xF0\x90\xC0\x80", "\xED\xA0\x80\x80", "\xF0\x80\x80\x80",
+            "\xF7\xBF\xBF\xBF", "\xF8\x88\x80\x80", "\x80\x80\x80\x80", "\xC3\xA9\x80\x80",
+            "\xF9\x90\x80\x80", "\xFA\x80\x80\x80", "\xF0\x9F\x98\x80"};
+        static const int nforms = sizeof forms4 / sizeof forms4[0];
+        if (k == 1)
+            continue; /* no 1-byte prefix without ASCII */
+        for (at = 0; at <= 60; at++) {
+            size_t pre = 0, j, c, fl;
+            const char *f = forms4[at == 0 ? nforms - 1 : rnd() % nforms];
+            while (pre < k) {
+                /* 3-byte characters while they fit, a 2-byte one (or
+                 * two) to make up the rest */
+                if (k - pre == 2 || k - pre == 4)
+                    pre += utf8kit_encode(0x80 + rnd() % 0x780, (char *)s + pre);
+                else
+                    pre += utf8kit_encode(0x800 + rnd() % 0x7800, (char *)s + pre);
+            }
+            n = pre;
+            for (c = 0; c < 60; c++)
+                n += utf8kit_encode(rand_cp(6), (char *)s + n);
+            n = n + (rnd() & 1 ? 0 : text(s + n, 40, 6)); /* more of them, or not */
+            memcpy(s + n, "tail", 4);
+            n += 4;
+            {
+                int form;
+                unsigned fls[] = {0, U8K_TRUSTED};
+                for (form = 0; form < 3; form++) {
+                    utf8kit_result w =
+                        form == 2 ? u8k_scalar_utf8_to_utf32(s, n, want, OUT_MAX, 0)
+                                  : u8k_scalar_utf8_to_utf16(s, n, (uint16_t *)(void *)want,
+                                                             OUT_MAX, 0);
+                    CHECK(w.status == UTF8KIT_OK, "4-byte run: test text not valid");
+                    for (c = 0; c < 3 && c <= w.written; c++)
+                        compare1(s, n, w.written - c, form, 0, true, "4-byte run, room");
+                    compare1(s, n, n, form, U8K_TRUSTED, true, "4-byte run, trusted");
+                }
+                /* character `at` (of the prefix's end, then of the run)
+                 * replaced by form f */
+                j = pre + 4 * at;
+                fl = strlen(f);
+                memmove(s + j + fl, s + j + 4, n - j - 4);
+                memcpy(s + j, f, fl);
+                n = n - 4 + fl;
+                for (form = 0; form < 3; form++)
+                    for (c = 0; c < 2; c++)
+                        compare1(s, n, n, form, fls[c], false, "4-byte run with a bad form");
+            }
         }
     }
 

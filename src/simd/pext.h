@@ -256,6 +256,49 @@ static U8K_NOINLINE size_t u8k_three_run(const unsigned char *s, size_t len, voi
 }
 #endif
 
+/* A run of 4-byte characters (emoji), from a character start at s, VW / 4
+ * characters a step, one in each 32-bit lane: a step goes on while every
+ * lane is a form 11110xxx 10xxxxxx 10xxxxxx 10xxxxxx (one mask, one
+ * compare) whose value is U+10000..U+10FFFF (no overlong, nothing above).
+ * One byte shuffle turns each lane around (the lead on top), and the value
+ * is then the four 6- and 3-bit fields shifted together. For UTF-16 each
+ * lane becomes its surrogate pair: D7C0 + (v >> 10) (D800 + (v - 10000) >>
+ * 10) in the low half, DC00 | (v & 3FF) in the high one. Returns the bytes
+ * taken (their units, a quarter as many for UTF-32, half for UTF-16, are
+ * at d, which has room for `room` units). The block loop of
+ * u8k_pext_four works on every byte, three of four of them no
+ * character's end in such text. */
+static const unsigned char u8k_four_turn[16] = {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12};
+
+static U8K_NOINLINE size_t u8k_four_run_pext(const unsigned char *s, size_t len, void *d,
+                                             size_t room, bool be, bool wide)
+{
+    const size_t step = wide ? VW / 4 : VW / 2; /* units a step */
+    u8k_v turn = v_table(u8k_four_turn);
+    size_t i = 0, o = 0;
+    for (; len - i >= VW && room - o >= step; i += VW, o += step) {
+        u8k_v x = v_load(s + i), y = v_lookup(x, turn), v, bad;
+        v = v_or(v_or(v_and(y, v_splat32(0x3F)), v_and(v_shr32(y, 2), v_splat32(0xFC0))),
+                 v_or(v_and(v_shr32(y, 4), v_splat32(0x3F000)),
+                      v_and(v_shr32(y, 6), v_splat32(0x1C0000))));
+        bad = v_or(v_xor(v_and(x, v_splat32(0xC0C0C0F8)), v_splat32(0x808080F0)),
+                   v_or(v_gt32(v_splat32(0x10000), v), v_gt32(v, v_splat32(0x10FFFF))));
+        if (v_any(bad))
+            break;
+        if (wide) {
+            v_store((unsigned char *)((uint32_t *)d + o), v);
+        } else {
+            /* v >> 10 is below 0x440: the 16-bit add does not carry */
+            u8k_v pair = v_or(v_add16(v_shr32(v, 10), v_splat32(0xD7C0)),
+                              v_shl32(v_or(v_and(v, v_splat32(0x3FF)), v_splat32(0xDC00)), 16));
+            if (be)
+                pair = v_bswap16(pair);
+            v_store((unsigned char *)((uint16_t *)d + o), pair);
+        }
+    }
+    return i;
+}
+
 /* UTF-8 -> UTF-16 or UTF-32 (wide) blocks that hold a byte F0..FF or
  * follow one that ends less than 3 bytes before them, from at->b, until
  * the first that does neither (a loop of its own: the main loop keeps its
@@ -327,6 +370,22 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
         pe0 = e0;
         pf0 = f0;
         b += VW;
+        if (high == U8K_BLOCK_BITS && f0 != 0 && (lead & ~f0) == 0) {
+            /* no ASCII, 4-byte characters only: the text after the last whole
+             * one goes to u8k_four_run_pext while it is such characters
+             * (it rewrites a high surrogate left waiting at od), then the
+             * blocks go on from where that stopped (a character start,
+             * after nothing pending) */
+            size_t t = u8k_four_run_pext(src + done, len - done,
+                                         wide ? (void *)(dst32 + od) : (void *)(dst + od),
+                                         cap - od, be, wide);
+            if (t != 0) {
+                b = done += t;
+                o = od += wide ? t / 4 : t / 2;
+                prev = v_splat(0);
+                pm2 = pe0 = pf0 = 0;
+            }
+        }
     }
     at->b = b;
     at->o = o;
