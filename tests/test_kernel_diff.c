@@ -956,6 +956,80 @@ static void edge_matrix_four(int q)
             }
 }
 
+/* Runs of supplementary characters in UTF-16 (surrogate pairs) and
+ * UTF-32, which the kernels without byte compress convert a character
+ * per 32-bit lane (u8k_pairs_run, u8k_four_block): after 0..3 units of
+ * other text, 70 of them with the one at each position replaced by a
+ * lone, swapped or doubled surrogate, a BMP character or ASCII (UTF-32:
+ * a surrogate, a value above 10FFFF, one from 80000000 on), then ASCII,
+ * STRICT and REPLACE, UTF-16 in both byte orders. */
+static void edge_matrix_pairs(int q)
+{
+    static const uint32_t bad16[][2] = {{0xD800, 0}, {0xDC00, 0}, {0xDE00, 0xD83D},
+                                        {0xD83D, 0xD83D}, {0x4E00, 0}, {'a', 0}, {0xDFFF, 0xDBFF}};
+    static const uint32_t bad32[] = {0xD800, 0xDFFF, 0x110000, 0x80010000u, 0xFFFF, 'a', 0x10FFFF};
+    size_t pre, at, bi, n, c, j;
+    struct op o;
+    memset(&o, 0, sizeof o);
+    for (pre = 0; pre < 4; pre++)
+        for (at = 0; at < 70; at++)
+            for (bi = 0; bi < 7; bi++) {
+                if (q && (pre + at + bi) % 3)
+                    continue;
+                /* UTF-16 */
+                n = 0;
+                for (c = 0; c < pre; c++)
+                    n += put16(gbuf + n, (uint16_t)(c & 1 ? 'x' : 0x4E8C));
+                for (c = 0; c < 70; c++) {
+                    uint32_t v = 0x1F300 + (uint32_t)((c * 13 + pre) % 700);
+                    if (c == at) {
+                        n += put16(gbuf + n, (uint16_t)bad16[bi][0]);
+                        if (bad16[bi][1])
+                            n += put16(gbuf + n, (uint16_t)bad16[bi][1]);
+                    } else {
+                        n += put16(gbuf + n, (uint16_t)(0xD7C0 + (v >> 10)));
+                        n += put16(gbuf + n, (uint16_t)(0xDC00 | (v & 0x3FF)));
+                    }
+                }
+                for (c = 0; c < 5; c++)
+                    n += put16(gbuf + n, 'z');
+                for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
+                     o.opt.policy++) {
+                    o.kind = OP_16LE_U8;
+                    check_op(&o, gbuf, n, "pair run");
+                    for (j = 0; j < n; j += 2) {
+                        unsigned char t = gbuf[j];
+                        gbuf[j] = gbuf[j + 1];
+                        gbuf[j + 1] = t;
+                    }
+                    o.kind = OP_16BE_U8;
+                    check_op(&o, gbuf, n, "pair run");
+                    for (j = 0; j < n; j += 2) {
+                        unsigned char t = gbuf[j];
+                        gbuf[j] = gbuf[j + 1];
+                        gbuf[j + 1] = t;
+                    }
+                }
+                /* UTF-32 */
+                n = 0;
+                for (c = 0; c < pre + 70 + 5; c++) {
+                    uint32_t v = c < pre ? 0x4E8C
+                                 : c == pre + at ? bad32[bi]
+                                 : c < pre + 70 ? 0x10000 + (uint32_t)((c * 4099) % 0x100000)
+                                                : 'z';
+                    gbuf[n++] = (unsigned char)v;
+                    gbuf[n++] = (unsigned char)(v >> 8);
+                    gbuf[n++] = (unsigned char)(v >> 16);
+                    gbuf[n++] = (unsigned char)(v >> 24);
+                }
+                for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
+                     o.opt.policy++) {
+                    o.kind = OP_32_U8;
+                    check_op(&o, gbuf, n, "supplementary run");
+                }
+            }
+}
+
 /* Errors that the kernels hand back to the driver close together make it
  * call the scalar kernel on windows of 256 bytes (convert.c, "Scalar
  * windows"), whose ends must change nothing. Here 40 errors three bytes
@@ -1100,6 +1174,7 @@ int main(void)
         edge_matrix8(q);
         edge_matrix_lone(q);
         edge_matrix_four(q);
+        edge_matrix_pairs(q);
         edge_matrix_windows(q);
         edge_matrix16(q);
         edge_matrix32(q);

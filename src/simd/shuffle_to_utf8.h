@@ -253,14 +253,83 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
     return n;
 }
 
-/* The 16 scalar values at s to UTF-8 at dst (u8k_four_lanes); returns
- * the number of bytes, at most 64; writes up to 64. Out of line: inlined,
- * it cost the SSE4.2 loop 10% on text without such values. */
-static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, unsigned char *dst)
+/* The 16 scalar values at s (of `avail`, all at most 10FFFF and no
+ * surrogates) to UTF-8 at dst (u8k_four_lanes), which has room for
+ * `room` >= 64 bytes; returns the number of bytes and sets *took to the
+ * values taken. 16 values write up to 64 bytes. When all 16 are from
+ * U+10000 on (emoji), each lane's 4 bytes are stored as they are, VW / 4
+ * lanes by one store, without the packing, and so are the next 16 while
+ * they are such values too (a run). Out of line: inlined, it cost the
+ * SSE4.2 loop 10% on text without such values. */
+U8K_INLINE u8k_v u8k_four_bytes(u8k_v c)
 {
-    size_t n = 0;
-    _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++)
-        n += u8k_four_lanes(v_load((const unsigned char *)(const void *)(s + q * VW / 4)), dst + n);
+    /* F0 | c >> 18, 80 | c >> 12 & 3F, 80 | c >> 6 & 3F, 80 | c & 3F in
+     * lane bytes 0..3 */
+    u8k_v x = v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24), v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
+                   v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
+    return v_or(x, v_splat32(0x808080F0u));
+}
+
+static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, size_t avail, unsigned char *dst,
+                                          size_t room, size_t *took)
+{
+    size_t n = 0, t = 0;
+    u8k_v c[64 / VW], bad = v_splat(0);
+    _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++) {
+        c[q] = v_load((const unsigned char *)(const void *)(s + q * VW / 4));
+        bad = v_or(bad, v_gt32(v_splat32(0x10000), c[q]));
+    }
+    if (v_any(bad)) {
+        _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++)
+            n += u8k_four_lanes(c[q], dst + n);
+        *took = 16;
+        return n;
+    }
+    for (;;) {
+        _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++)
+            v_store(dst + n + q * VW, u8k_four_bytes(c[q]));
+        n += 64;
+        t += 16;
+        if (avail - t < 16 || room - n < 64)
+            break;
+        /* the next 16, when all are U+10000..10FFFF (a value from
+         * 80000000 on is negative here, so below 10000 too) */
+        _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++) {
+            c[q] = v_load((const unsigned char *)(const void *)(s + t + q * VW / 4));
+            bad = v_or(bad, v_or(v_gt32(v_splat32(0x10000), c[q]), v_gt32(c[q], v_splat32(0x10FFFF))));
+        }
+        if (v_any(bad))
+            break;
+    }
+    *took = t;
+    return n;
+}
+
+/* A run of surrogate pairs (emoji), from a high surrogate at s, of at
+ * most `avail` units, to UTF-8 at dst with room for `room` bytes: VW / 4
+ * pairs a step, one in each 32-bit lane (high unit low, low unit high),
+ * while every lane is such a pair (one mask, one compare); each pair
+ * becomes its value, 10000 + (high & 3FF) << 10 | (low & 3FF), and the
+ * value its 4 bytes, stored as they are (u8k_four_bytes). Returns the
+ * bytes written and sets *took to the units taken. */
+static U8K_NOINLINE size_t u8k_pairs_run(const uint16_t *s, size_t avail, unsigned char *dst,
+                                         size_t room, bool be, size_t *took)
+{
+    size_t t = 0, n = 0;
+    for (; avail - t >= VW / 2 && room - n >= VW; t += VW / 2, n += VW) {
+        u8k_v x = v_load((const unsigned char *)(const void *)(s + t)), c;
+        if (be)
+            x = v_bswap16(x);
+        if (v_any(v_xor(v_and(x, v_splat32(0xFC00FC00u)), v_splat32(0xDC00D800u))))
+            break;
+        /* the 16-bit add puts 1 into the top half (at most F there: no
+         * carry out of the lane) */
+        c = v_add16(v_or(v_shl32(v_and(x, v_splat32(0x3FF)), 10),
+                         v_and(v_shr32(x, 16), v_splat32(0x3FF))),
+                    v_splat32(0x10000));
+        v_store(dst + n, u8k_four_bytes(c));
+    }
+    *took = t;
     return n;
 }
 
@@ -450,6 +519,13 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
             }
             hm = u8k_units_bits(&hs);
             lm = u8k_units_bits(&ls);
+            if (hm == 0x5555 && lm == 0xAAAA) {
+                /* 8 pairs: maybe a run of them */
+                size_t t;
+                o += u8k_pairs_run(src + i, len - i, dst + o, cap - o, be, &t);
+                i += t;
+                continue;
+            }
             held = hm >> 15;
             if (lm == ((hm << 1) & 0xFFFFu)) {
                 size_t n = 0;
@@ -597,8 +673,9 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
              * bytes from each 32-bit lane; else the scalar kernel */
             size_t j = len - i > 64 ? i + 64 : len;
             if (!sur && u8k_below_110000(src + i, any)) {
-                o += u8k_four_block(src + i, dst + o);
-                i += 16;
+                size_t t;
+                o += u8k_four_block(src + i, len - i, dst + o, cap - o, &t);
+                i += t;
                 continue;
             }
             r = u8k_scalar_utf32_to_utf8(src + i, j - i, dst + o, cap - o, flags);
