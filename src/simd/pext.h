@@ -12,7 +12,9 @@
  * characters run in a loop of their own (u8k_pext_four): such a
  * character becomes a surrogate pair stored at its third and fourth
  * bytes for UTF-16, and for UTF-32 a value stored at its fourth byte from
- * two lanes (its low 16 and its top 5 bits). (The name is historical:
+ * two lanes (its low 16 and its top 5 bits); text of such characters
+ * alone goes on a character per 32-bit lane (u8k_four_run_pext). (The
+ * name is historical:
  * PEXT did the packing once.)
  * The other directions live in simd/shuffle_to_utf8.h (UTF-16 and UTF-32 ->
  * UTF-8) and simd/pext_latin1.h (Latin-1).

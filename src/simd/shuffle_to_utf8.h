@@ -24,7 +24,10 @@
  *    Instructions", Software: Practice and Experience 52(2), 2022; the
  *    slot layout and the rows as closed forms built by macros are ours.)
  * A UTF-32 block with a value from U+10000 on takes 1 to 4 bytes from
- * each 32-bit lane, packed 4 lanes at a time by a row of u8k_pack4x. A
+ * each 32-bit lane, packed 4 lanes at a time by a row of u8k_pack4x; when
+ * they all are (emoji), 4 bytes from every lane, unpacked, and so on
+ * while they are (u8k_four_block). A UTF-16 block of 8 surrogate pairs
+ * goes the same way, a pair per 32-bit lane (u8k_pairs_run). A
  * UTF-16 block with an unpaired surrogate, and a UTF-32 block with a
  * surrogate or a value above 10FFFF, go to the scalar kernel a stretch
  * at a time, as do the last units (unless ASCII)
