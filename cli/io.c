@@ -4,11 +4,12 @@
  * Input is read in CLI_CHUNK pieces whatever its size. Output to a file
  * goes to a temporary file in the same directory (so that rename(2) is
  * atomic), which is flushed, fsync'ed and renamed only when everything
- * went well (and then the directory is fsync'ed); on any failure, and on the signals of cleanup_signals, it is
- * removed. Where the system can (Linux: O_TMPFILE, and /proc to name a
- * descriptor), the temporary file has no name while it is written: it is
- * linked into the directory only once complete, so that even SIGKILL,
- * which no handler sees, leaves nothing behind.
+ * went well (and then the directory is fsync'ed); on any failure, and on
+ * the signals of cleanup_signals, it is removed. Where the system can
+ * (Linux: O_TMPFILE, and /proc to name a descriptor), the temporary file
+ * has no name while it is written: it is linked into the directory only
+ * once complete, so that even SIGKILL, which no handler sees, leaves
+ * nothing behind.
  * The input is never opened for writing.
  */
 /* O_TMPFILE is a Linux extension; everything else is POSIX (see
@@ -511,7 +512,7 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
     return 0;
 }
 
-/* Gives the unnamed file out->fd (see open_unnamed) the name `name`
+/* Gives the unnamed file out->fd (see cli_output_open) the name `name`
  * through its /proc/self/fd entry; 0, or -1 with errno (EEXIST: the name
  * is taken). */
 static int link_unnamed(const cli_output *out, const char *name)
