@@ -7,8 +7,9 @@
  *    writes one unit past `cap` faults;
  *  - every capacity from 0 to the full size (+2) on short inputs, and
  *    capacities near the block edges on long ones;
- *  - random valid text of every width, then one unit mutated at every
- *    offset around the 16/32/64-unit block edges (fixed seed).
+ *  - random valid text of every width, and of 4-byte characters alone
+ *    (their runs), then one unit mutated at every offset around the
+ *    16/32/64-unit block edges (fixed seed).
  * Status, read, written, error_len and the bytes written must all agree.
  */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
@@ -51,6 +52,8 @@ static unsigned char expect[64 * 1024];
 static uint32_t rand_cp(int mix)
 {
     uint32_t k = rnd() % 8, cp;
+    if (mix == 4) /* 4-byte characters alone (emoji): their runs */
+        return 0x10000 + rnd() % 0x100000;
     if (k < 4 && mix == 0)
         cp = rnd() % 0x80;
     else if (k < 4)
@@ -131,7 +134,7 @@ int main(void)
     out_end = test_guarded(RW_PAGES);
 
     /* UTF-8 input: lengths 0..300 at the guard, full and edge capacities. */
-    for (mix = 0; mix < 4; mix++) {
+    for (mix = 0; mix < 5; mix++) {
         n = gen_utf8(text, 400, mix);
         for (len = 0; len <= 300 && len <= n; len++) {
             unsigned char *s = in_end - len;
@@ -165,7 +168,7 @@ int main(void)
     }
     /* Long text (many windows), then one error at a random place, and
      * capacities cutting it anywhere. */
-    for (mix = 0; mix < 4; mix++) {
+    for (mix = 0; mix < 5; mix++) {
         size_t m = gen_utf8(text, 900, mix);
         unsigned char *s;
         if (m > 3000)
@@ -185,7 +188,7 @@ int main(void)
         }
     }
     for (int be = 0; be < 2; be++)
-        for (mix = 0; mix < 4; mix++) {
+        for (mix = 0; mix < 5; mix++) {
             unsigned fl = be ? U8K_BE : 0;
             size_t m = gen_utf16(t16, 1500, mix, be);
             uint16_t *s = (uint16_t *)(void *)(in_end - m * 2);
@@ -259,7 +262,7 @@ int main(void)
 
     /* UTF-16 input, both byte orders. */
     for (int be = 0; be < 2; be++)
-        for (mix = 0; mix < 4; mix++) {
+        for (mix = 0; mix < 5; mix++) {
             unsigned fl = be ? U8K_BE : 0;
             n = gen_utf16(t16, 400, mix, be);
             for (len = 0; len <= 300 && len <= n; len += (test_quick() ? 7 : 1)) {
@@ -287,7 +290,7 @@ int main(void)
         }
 
     /* UTF-32 input. */
-    for (mix = 0; mix < 4; mix++) {
+    for (mix = 0; mix < 5; mix++) {
         for (i = 0; i < 400 && i < sizeof t32 / 4; i++)
             t32[i] = rand_cp(mix);
         for (len = 0; len <= 300; len += (test_quick() ? 7 : 1)) {
