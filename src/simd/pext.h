@@ -14,8 +14,7 @@
  * bytes for UTF-16, and for UTF-32 a value stored at its fourth byte from
  * two lanes (its low 16 and its top 5 bits); text of such characters
  * alone goes on a character per 32-bit lane (u8k_four_run_pext). (The
- * name is historical:
- * PEXT did the packing once.)
+ * name is historical: PEXT did the packing once.)
  * The other directions live in simd/shuffle_to_utf8.h (UTF-16 and UTF-32 ->
  * UTF-8) and simd/pext_latin1.h (Latin-1).
  *
@@ -270,7 +269,8 @@ static U8K_NOINLINE size_t u8k_three_run(const unsigned char *s, size_t len, voi
  * at d, which has room for `room` units). The block loop of
  * u8k_pext_four works on every byte, three of four of them no
  * character's end in such text. */
-static const unsigned char u8k_four_turn[16] = {3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12};
+static const unsigned char u8k_four_turn[16] = {3,  2,  1,  0,  7,  6,  5,  4,
+                                                11, 10, 9,  8,  15, 14, 13, 12};
 
 static U8K_NOINLINE size_t u8k_four_run_pext(const unsigned char *s, size_t len, void *d,
                                              size_t room, bool be, bool wide)
@@ -373,11 +373,11 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
         pf0 = f0;
         b += VW;
         if (high == U8K_BLOCK_BITS && f0 != 0 && (lead & ~f0) == 0) {
-            /* no ASCII, 4-byte characters only: the text after the last whole
-             * one goes to u8k_four_run_pext while it is such characters
-             * (it rewrites a high surrogate left waiting at od), then the
-             * blocks go on from where that stopped (a character start,
-             * after nothing pending) */
+            /* no ASCII, 4-byte characters only: the text after the last
+             * whole one goes to u8k_four_run_pext while it is such
+             * characters (it rewrites a high surrogate left waiting at
+             * od), then the blocks go on from where that stopped (a
+             * character start, after nothing pending) */
             size_t t = u8k_four_run_pext(src + done, len - done,
                                          wide ? (void *)(dst32 + od) : (void *)(dst + od),
                                          cap - od, be, wide);

@@ -256,6 +256,17 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
     return n;
 }
 
+/* The 4-byte form of each value of c (all U+10000..U+10FFFF), lead
+ * first: F0 | c >> 18, 80 | c >> 12 & 3F, 80 | c >> 6 & 3F, 80 | c & 3F
+ * in lane bytes 0..3. */
+U8K_INLINE u8k_v u8k_four_bytes(u8k_v c)
+{
+    u8k_v x = v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24),
+                        v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
+                   v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
+    return v_or(x, v_splat32(0x808080F0u));
+}
+
 /* The 16 scalar values at s (of `avail`, all at most 10FFFF and no
  * surrogates) to UTF-8 at dst (u8k_four_lanes), which has room for
  * `room` >= 64 bytes; returns the number of bytes and sets *took to the
@@ -264,15 +275,6 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
  * lanes by one store, without the packing, and so are the next 16 while
  * they are such values too (a run). Out of line: inlined, it cost the
  * SSE4.2 loop 10% on text without such values. */
-U8K_INLINE u8k_v u8k_four_bytes(u8k_v c)
-{
-    /* F0 | c >> 18, 80 | c >> 12 & 3F, 80 | c >> 6 & 3F, 80 | c & 3F in
-     * lane bytes 0..3 */
-    u8k_v x = v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24), v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
-                   v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
-    return v_or(x, v_splat32(0x808080F0u));
-}
-
 static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, size_t avail, unsigned char *dst,
                                           size_t room, size_t *took)
 {
@@ -299,7 +301,8 @@ static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, size_t avail, unsig
          * 80000000 on is negative here, so below 10000 too) */
         _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++) {
             c[q] = v_load((const unsigned char *)(const void *)(s + t + q * VW / 4));
-            bad = v_or(bad, v_or(v_gt32(v_splat32(0x10000), c[q]), v_gt32(c[q], v_splat32(0x10FFFF))));
+            bad = v_or(bad, v_or(v_gt32(v_splat32(0x10000), c[q]),
+                                 v_gt32(c[q], v_splat32(0x10FFFF))));
         }
         if (v_any(bad))
             break;
