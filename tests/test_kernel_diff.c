@@ -922,6 +922,32 @@ static void edge_matrix_lone(int q)
     }
 }
 
+/* UTF-16LE s[0..n) to UTF-8 under STRICT and REPLACE, then the same units
+ * big-endian (s is swapped in place and back). */
+static void swap_units16(unsigned char *s, size_t n)
+{
+    size_t j;
+    for (j = 0; j + 1 < n; j += 2) {
+        unsigned char t = s[j];
+        s[j] = s[j + 1];
+        s[j + 1] = t;
+    }
+}
+
+static void check_utf16_both(unsigned char *s, size_t n, const char *gen)
+{
+    struct op o;
+    memset(&o, 0, sizeof o);
+    for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE; o.opt.policy++) {
+        o.kind = OP_16LE_U8;
+        check_op(&o, s, n, gen);
+        swap_units16(s, n);
+        o.kind = OP_16BE_U8;
+        check_op(&o, s, n, gen);
+        swap_units16(s, n);
+    }
+}
+
 /* Runs of 4-byte characters alone, which the kernels convert a character
  * per 32-bit lane (u8k_four_run, u8k_four_run_pext): after 0 and 2..9
  * bytes of 2- and 3-byte characters, 50 such characters with the one at
@@ -968,7 +994,7 @@ static void edge_matrix_pairs(int q)
     static const uint32_t bad16[][2] = {{0xD800, 0}, {0xDC00, 0}, {0xDE00, 0xD83D},
                                         {0xD83D, 0xD83D}, {0x4E00, 0}, {'a', 0}, {0xDFFF, 0xDBFF}};
     static const uint32_t bad32[] = {0xD800, 0xDFFF, 0x110000, 0x80010000u, 0xFFFF, 'a', 0x10FFFF};
-    size_t pre, at, bi, n, c, j;
+    size_t pre, at, bi, n, c;
     struct op o;
     memset(&o, 0, sizeof o);
     for (pre = 0; pre < 4; pre++)
@@ -993,23 +1019,7 @@ static void edge_matrix_pairs(int q)
                 }
                 for (c = 0; c < 5; c++)
                     n += put16(gbuf + n, 'z');
-                for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
-                     o.opt.policy++) {
-                    o.kind = OP_16LE_U8;
-                    check_op(&o, gbuf, n, "pair run");
-                    for (j = 0; j < n; j += 2) {
-                        unsigned char t = gbuf[j];
-                        gbuf[j] = gbuf[j + 1];
-                        gbuf[j + 1] = t;
-                    }
-                    o.kind = OP_16BE_U8;
-                    check_op(&o, gbuf, n, "pair run");
-                    for (j = 0; j < n; j += 2) {
-                        unsigned char t = gbuf[j];
-                        gbuf[j] = gbuf[j + 1];
-                        gbuf[j + 1] = t;
-                    }
-                }
+                check_utf16_both(gbuf, n, "pair run");
                 /* UTF-32 */
                 n = 0;
                 for (c = 0; c < pre + 70 + 5; c++) {
@@ -1111,8 +1121,7 @@ static void edge_matrix16(int q)
                 for (a = 0; a < 5; a++)
                     for (b = 0; b < 5; b++)
                         for (end = 0; end < 3; end++) {
-                            struct op o;
-                            size_t n, j;
+                            size_t n;
                             if (q && (e + k + si + (size_t)a + (size_t)b) % 4)
                                 continue;
                             if (end && b)
@@ -1123,25 +1132,7 @@ static void edge_matrix16(int q)
                                 n += put16(gbuf + n, seqs[si][1]);
                             if (!end)
                                 n = fill16(gbuf, n, n / 2 + 40, b);
-                            memset(&o, 0, sizeof o);
-                            for (o.opt.policy = UTF8KIT_STRICT; o.opt.policy <= UTF8KIT_REPLACE;
-                                 o.opt.policy++) {
-                                o.kind = OP_16LE_U8;
-                                check_op(&o, gbuf, n, "edge matrix 16");
-                                /* the same units big-endian */
-                                for (j = 0; j < n; j += 2) {
-                                    unsigned char t = gbuf[j];
-                                    gbuf[j] = gbuf[j + 1];
-                                    gbuf[j + 1] = t;
-                                }
-                                o.kind = OP_16BE_U8;
-                                check_op(&o, gbuf, n, "edge matrix 16");
-                                for (j = 0; j < n; j += 2) {
-                                    unsigned char t = gbuf[j];
-                                    gbuf[j] = gbuf[j + 1];
-                                    gbuf[j + 1] = t;
-                                }
-                            }
+                            check_utf16_both(gbuf, n, "edge matrix 16");
                         }
 }
 
