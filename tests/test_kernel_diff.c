@@ -23,7 +23,9 @@
  * surrogate, too large, truncated, stray) starting 0..3 bytes before the
  * 16/64/128-byte edges, UTF-16 surrogates 0..2 units before the 8..64-unit
  * edges and UTF-32 values 0..1 units before the 4..32-unit edges, between
- * every pair of text classes (ASCII, 2-, 3-, 4-octet, mixed).
+ * every pair of text classes (ASCII, 2-, 3-, 4-octet, mixed); runs of
+ * characters above U+FFFF alone (UTF-8, UTF-16 pairs, UTF-32) with a bad
+ * or unfinished form at every position.
  * The regression cases (reproducers of kernel bugs found by this program)
  * run in every build, also under UTF8KIT_TEST_QUICK=1, which only thins
  * the matrices and shrinks the random sweep.
@@ -922,8 +924,7 @@ static void edge_matrix_lone(int q)
     }
 }
 
-/* UTF-16LE s[0..n) to UTF-8 under STRICT and REPLACE, then the same units
- * big-endian (s is swapped in place and back). */
+/* The two bytes of each 16-bit unit of s[0..n) swapped. */
 static void swap_units16(unsigned char *s, size_t n)
 {
     size_t j;
@@ -934,6 +935,8 @@ static void swap_units16(unsigned char *s, size_t n)
     }
 }
 
+/* UTF-16LE s[0..n) to UTF-8 under STRICT and REPLACE, then the same units
+ * big-endian (s is swapped in place and back). */
 static void check_utf16_both(unsigned char *s, size_t n, const char *gen)
 {
     struct op o;
@@ -987,8 +990,9 @@ static void edge_matrix_four(int q)
  * per 32-bit lane (u8k_pairs_run, u8k_four_block): after 0..3 units of
  * other text, 70 of them with the one at each position replaced by a
  * lone, swapped or doubled surrogate, a BMP character or ASCII (UTF-32:
- * a surrogate, a value above 10FFFF, one from 80000000 on), then ASCII,
- * STRICT and REPLACE, UTF-16 in both byte orders. */
+ * a surrogate, a value above 10FFFF, one from 80000000 on, or a BMP,
+ * ASCII or the last value), then ASCII, STRICT and REPLACE, UTF-16 in
+ * both byte orders. */
 static void edge_matrix_pairs(int q)
 {
     static const uint32_t bad16[][2] = {{0xD800, 0}, {0xDC00, 0}, {0xDE00, 0xD83D},

@@ -289,8 +289,8 @@ int main(void)
                         compare1(s, n, w.written - c, form, 0, true, "4-byte run, room");
                     compare1(s, n, n, form, U8K_TRUSTED, true, "4-byte run, trusted");
                 }
-                /* character `at` (of the prefix's end, then of the run)
-                 * replaced by form f */
+                /* character `at` of the run (at 60: what follows the
+                 * run) replaced by form f */
                 j = pre + 4 * at;
                 fl = strlen(f);
                 memmove(s + j + fl, s + j + 4, n - j - 4);
