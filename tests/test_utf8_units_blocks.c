@@ -256,7 +256,7 @@ int main(void)
             "\xF0\x90\x80\x41", "\xF0\x90\xC0\x80", "\xED\xA0\x80\x80", "\xF0\x80\x80\x80",
             "\xF7\xBF\xBF\xBF", "\xF8\x88\x80\x80", "\x80\x80\x80\x80", "\xC3\xA9\x80\x80",
             "\xF9\x90\x80\x80", "\xFA\x80\x80\x80", "\xF0\x9F\x98\x80"};
-        static const int nforms = sizeof forms4 / sizeof forms4[0];
+        static const size_t nforms = sizeof forms4 / sizeof forms4[0];
         if (k == 1)
             continue; /* no 1-byte prefix without ASCII */
         for (at = 0; at <= 60; at++) {
