@@ -312,6 +312,72 @@ static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz
         d[i * osz + (be ? osz - 1 : 0)] = s[i];
 }
 
+/* Runs of characters above U+FFFF between UTF-8 and CESU-8 / MUTF-8, for
+ * the generic loop (below), which would otherwise take them a character
+ * at a time through the decoder and the encoder. Each takes, from s[0..n),
+ * the characters that start before s + lim while they are such characters
+ * in the exact form of the source and d has room for them (d NULL:
+ * measuring), and returns the bytes read, *wrote the bytes written;
+ * anything else (an error too) it leaves to the generic loop, which then
+ * goes on exactly as it would have.
+ * utf8_to_cesu_run: a 4-octet UTF-8 character (F0 90..BF, F1..F3 80..BF,
+ * F4 80..8F, then two tails) becomes its two surrogates, 3 octets each
+ * (ED A0..AF xx ED B0..BF xx). cesu_to_utf8_run: such a pair becomes the
+ * 4 octets of UTF-8. */
+static size_t utf8_to_cesu_run(const unsigned char *s, size_t n, size_t lim, unsigned char *d,
+                               size_t room, size_t *wrote)
+{
+    size_t i = 0, o = 0;
+    while (i < lim && n - i >= 4 && (d == NULL || room - o >= 6)) {
+        unsigned b0 = s[i], b1 = s[i + 1];
+        uint32_t v, hi, lo;
+        if (b0 < 0xF0 || b0 > 0xF4 || (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80 ||
+            b1 < (b0 == 0xF0 ? 0x90u : 0x80u) || b1 > (b0 == 0xF4 ? 0x8Fu : 0xBFu))
+            break;
+        v = ((uint32_t)(b0 & 7) << 18 | (uint32_t)(b1 & 0x3F) << 12 |
+             (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3Fu)) - 0x10000;
+        hi = 0xD800 + (v >> 10);
+        lo = 0xDC00 + (v & 0x3FF);
+        if (d != NULL) {
+            d[o] = 0xED;
+            d[o + 1] = (unsigned char)(0x80 | (hi >> 6 & 0x3F));
+            d[o + 2] = (unsigned char)(0x80 | (hi & 0x3F));
+            d[o + 3] = 0xED;
+            d[o + 4] = (unsigned char)(0x80 | (lo >> 6 & 0x3F));
+            d[o + 5] = (unsigned char)(0x80 | (lo & 0x3F));
+        }
+        i += 4;
+        o += 6;
+    }
+    *wrote = o;
+    return i;
+}
+
+static size_t cesu_to_utf8_run(const unsigned char *s, size_t n, size_t lim, unsigned char *d,
+                               size_t room, size_t *wrote)
+{
+    size_t i = 0, o = 0;
+    while (i < lim && n - i >= 6 && (d == NULL || room - o >= 4)) {
+        uint32_t v;
+        if (s[i] != 0xED || (s[i + 1] & 0xF0) != 0xA0 || (s[i + 2] & 0xC0) != 0x80 ||
+            s[i + 3] != 0xED || (s[i + 4] & 0xF0) != 0xB0 || (s[i + 5] & 0xC0) != 0x80)
+            break;
+        /* the 10 bits of each surrogate, plus 10000 */
+        v = 0x10000 + ((uint32_t)(s[i + 1] & 0x0F) << 16 | (uint32_t)(s[i + 2] & 0x3F) << 10 |
+                       (uint32_t)(s[i + 4] & 0x0F) << 6 | (s[i + 5] & 0x3Fu));
+        if (d != NULL) {
+            d[o] = (unsigned char)(0xF0 | v >> 18);
+            d[o + 1] = (unsigned char)(0x80 | (v >> 12 & 0x3F));
+            d[o + 2] = (unsigned char)(0x80 | (v >> 6 & 0x3F));
+            d[o + 3] = (unsigned char)(0x80 | (v & 0x3F));
+        }
+        i += 6;
+        o += 4;
+    }
+    *wrote = o;
+    return i;
+}
+
 /* The generic loop: from byte offset pos of src, writing from byte w of
  * dst, per the policy, while pos < stop (at most len: the characters are
  * read from the whole input, so one that starts before stop ends where it
@@ -327,11 +393,21 @@ static utf8kit_result generic(utf8kit_encoding from, utf8kit_encoding to, const 
     bool ascii_run = u8k_unit_size(from) == 1;
     size_t osz = u8k_unit_size(to);
     bool obe = to == UTF8KIT_UTF16BE || to == UTF8KIT_UCS2BE || to == UTF8KIT_UTF32BE;
+    bool to_cesu = from == UTF8KIT_UTF8 && (to == UTF8KIT_CESU8 || to == UTF8KIT_MUTF8);
+    bool from_cesu = (from == UTF8KIT_CESU8 || from == UTF8KIT_MUTF8) && to == UTF8KIT_UTF8;
     while (pos < stop) {
         uint32_t cp;
         size_t n, k;
         const unsigned char *out = buf;
         utf8kit_status st;
+        if ((to_cesu && s[pos] >= 0xF0) || (from_cesu && s[pos] == 0xED)) {
+            size_t took = (to_cesu ? utf8_to_cesu_run : cesu_to_utf8_run)(
+                s + pos, len - pos, stop - pos, d ? d + w : NULL, cap - w, &k);
+            pos += took;
+            w += k;
+            if (took > 0)
+                continue;
+        }
         if (ascii_run && s[pos] < 0x80) {
             /* Every 8-bit source reads 00..7F as U+0000..U+007F, and every
              * target writes those as one unit of the same value: a run of
