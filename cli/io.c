@@ -376,6 +376,41 @@ static void install_signal_cleanup(void)
         signal(cleanup_signals[k], on_signal);
 }
 
+/* Blocks the signals of cleanup_signals (the old mask to *old), so that
+ * a handler never sees a temporary file that exists before pending_tmp
+ * names it; pthread_sigmask(SIG_SETMASK, old, NULL) ends it. */
+static void block_cleanup(sigset_t *old)
+{
+    sigset_t cleanup;
+    sigemptyset(&cleanup);
+    for (size_t k = 0; k < sizeof cleanup_signals / sizeof cleanup_signals[0]; k++)
+        sigaddset(&cleanup, cleanup_signals[k]);
+    pthread_sigmask(SIG_BLOCK, &cleanup, old);
+}
+
+/* open(2) of the directory that holds path (its part up to the last '/',
+ * or "." without one) with flags and mode; -1 with errno on failure. */
+static int open_dir_of(const char *path, int flags, mode_t mode)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir;
+    int fd, e;
+    if (!slash)
+        return open(".", flags, mode);
+    dir = malloc((size_t)(slash - path) + 2);
+    if (!dir) {
+        errno = ENOMEM;
+        return -1;
+    }
+    memcpy(dir, path, (size_t)(slash - path) + 1);
+    dir[slash - path + 1] = '\0';
+    fd = open(dir, flags, mode);
+    e = errno;
+    free(dir);
+    errno = e;
+    return fd;
+}
+
 int cli_output_open(cli_output *out, const char *path, const cli_input *source, bool in_place)
 {
     const cli_input *mode_from = in_place ? source : NULL;
@@ -472,17 +507,10 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
          * end): else, or with UTF8KIT_CLI_NO_TMPFILE set, a named one */
         const char *e = getenv("UTF8KIT_CLI_NO_TMPFILE");
         if ((!e || !*e || strcmp(e, "0") == 0) && access("/proc/self/fd", X_OK) == 0) {
-            const char *slash = strrchr(out->tmp, '/');
-            char *dir = slash ? strdup(out->tmp) : NULL;
-            if (dir)
-                dir[slash - out->tmp + 1] = '\0';
-            if (dir || !slash) {
-                out->fd = open(dir ? dir : ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-                free(dir);
-                if (out->fd >= 0) {
-                    out->unnamed = true;
-                    return 0;
-                }
+            out->fd = open_dir_of(out->tmp, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+            if (out->fd >= 0) {
+                out->unnamed = true;
+                return 0;
             }
         }
     }
@@ -491,11 +519,8 @@ int cli_output_open(cli_output *out, const char *path, const cli_input *source, 
         /* The handlers must never see the file without its name: a signal
          * between mkstemp creating it and pending_tmp naming it would
          * leave it behind, so they wait until both are done. */
-        sigset_t cleanup, old;
-        sigemptyset(&cleanup);
-        for (size_t k = 0; k < sizeof cleanup_signals / sizeof cleanup_signals[0]; k++)
-            sigaddset(&cleanup, cleanup_signals[k]);
-        pthread_sigmask(SIG_BLOCK, &cleanup, &old);
+        sigset_t old;
+        block_cleanup(&old);
         out->fd = mkstemp(out->tmp);
         if (out->fd >= 0)
             pending_tmp = out->tmp;
@@ -549,7 +574,7 @@ static int name_unnamed(cli_output *out)
     x = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15u ^ (uint64_t)ts.tv_sec ^
         (uint64_t)getpid() << 32;
     for (tries = 0; tries < 100; tries++) {
-        sigset_t cleanup, old;
+        sigset_t old;
         int r, e;
         for (size_t k = n - 6; k < n; k++) {
             x ^= x << 13;
@@ -559,10 +584,7 @@ static int name_unnamed(cli_output *out)
         }
         /* as in cli_output_open: the handlers see the name as soon as it
          * exists */
-        sigemptyset(&cleanup);
-        for (size_t k = 0; k < sizeof cleanup_signals / sizeof cleanup_signals[0]; k++)
-            sigaddset(&cleanup, cleanup_signals[k]);
-        pthread_sigmask(SIG_BLOCK, &cleanup, &old);
+        block_cleanup(&old);
         r = link_unnamed(out, out->tmp);
         e = errno;
         if (r == 0) {
@@ -630,15 +652,7 @@ bool cli_output_write(cli_output *out, const void *p, size_t n)
  * on disk). */
 static void sync_dir_of(const char *path)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = slash ? strdup(path) : NULL;
-    int fd;
-    if (slash && !dir)
-        return;
-    if (dir)
-        dir[slash - path + 1] = '\0';
-    fd = open(dir ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(dir);
+    int fd = open_dir_of(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
     if (fd >= 0) {
         (void)fsync(fd);
         close(fd);
@@ -648,7 +662,7 @@ static void sync_dir_of(const char *path)
 int cli_output_commit(cli_output *out)
 {
     int rc = 0;
-    bool replaced = out->tmp != NULL;
+    bool to_file = out->tmp != NULL; /* a file renamed (or linked) into place */
     if (!cli_output_flush(out))
         rc = -1;
     if (rc == 0 && out->tmp) {
@@ -683,7 +697,7 @@ int cli_output_commit(cli_output *out)
             }
         }
     }
-    if (rc == 0 && replaced)
+    if (rc == 0 && to_file)
         sync_dir_of(out->path);
     if (rc == 0 && out->direct) {
         int fd = out->fd;

@@ -323,7 +323,10 @@ static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz
  * utf8_to_cesu_run: a 4-octet UTF-8 character (F0 90..BF, F1..F3 80..BF,
  * F4 80..8F, then two tails) becomes its two surrogates, 3 octets each
  * (ED A0..AF xx ED B0..BF xx). cesu_to_utf8_run: such a pair becomes the
- * 4 octets of UTF-8. */
+ * 4 octets of UTF-8. (The forms are tested and written here, not by
+ * u8k_decode_fast / u8k_decode_char and u8k_encode_char: through those
+ * the runs were no faster than the loop, Emoji-Lipsum 0.5-0.6 GB/s
+ * against 1.5-2.1.) */
 static size_t utf8_to_cesu_run(const unsigned char *s, size_t n, size_t lim, unsigned char *d,
                                size_t room, size_t *wrote)
 {
