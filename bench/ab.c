@@ -18,7 +18,8 @@
  * separate processes by up to 10%: time the scalar kernels in separate
  * processes.
  *
- * OP: validate, is_valid, count, utf16_length, validate_counts,
+ * OP: validate, is_valid, count, utf16_length, count_av, utf16_length_av,
+ * validate_counts,
  * utf8>utf16le, utf8>utf32, utf16le>utf8, utf32>utf8, latin1>utf8,
  * utf8>latin1, and the first four conversions
  * with "/r" appended for the REPLACE policy (the input file is read as
@@ -60,6 +61,8 @@ static const struct {
     {"is_valid", "utf8kit_is_valid", OP_IS_VALID, 1, UTF8KIT_STRICT},
     {"count", "utf8kit_count", OP_COUNT, 1, UTF8KIT_STRICT},
     {"utf16_length", "utf8kit_utf16_length", OP_COUNT, 1, UTF8KIT_STRICT},
+    {"count_av", "utf8kit_count_assume_valid", OP_COUNT, 1, UTF8KIT_STRICT},
+    {"utf16_length_av", "utf8kit_utf16_length_assume_valid", OP_COUNT, 1, UTF8KIT_STRICT},
     {"validate_counts", "utf8kit_validate_counts", OP_TALLY, 1, UTF8KIT_STRICT},
     {"utf8>utf16le", "utf8kit_utf8_to_utf16le", OP_U16, 1, UTF8KIT_STRICT},
     {"utf8>utf32", "utf8kit_utf8_to_utf32", OP_U32, 1, UTF8KIT_STRICT},

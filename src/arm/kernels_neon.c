@@ -48,10 +48,10 @@ U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return vmaxq_u8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return vaddq_u8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives FF there). */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return vsubq_u8(acc, vceqq_u8(v, t)); }
-/* acc + 1 in every byte where v > t (signed; the compare gives all ones there) */
-U8K_INLINE u8k_v v_inc_gt(u8k_v acc, u8k_v v, signed char t)
+/* acc + 1 in every byte where v < t (signed; the compare gives all ones there) */
+U8K_INLINE u8k_v v_inc_lt(u8k_v acc, u8k_v v, signed char t)
 {
-    return vsubq_u8(acc, vcgtq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(t)));
+    return vsubq_u8(acc, vcltq_s8(vreinterpretq_s8_u8(v), vdupq_n_s8(t)));
 }
 /* w + the sums of each 8 bytes of v, in 64-bit lanes (pairwise widening
  * adds: bytes to 16, 32, then 64 bits). */

@@ -25,6 +25,7 @@
  *   v_add(a, b)     bytewise a + b (modulo 256)
  *   v_max(a, b)     bytewise unsigned maximum
  *   v_inc_eq(acc, v, t)  acc + 1 in every byte where v equals t
+ *   v_inc_lt(acc, v, t)  acc + 1 in every byte where v < t (signed bytes)
  *   v_sad_add(w, v) w + the sums of each 8 bytes of v, in 64-bit lanes
  *   v_sum64(w)      the sum of the 64-bit lanes of w
  *
@@ -1115,64 +1116,87 @@ U8K_INLINE size_t u8k_count_av_rest(const unsigned char *s, size_t i, size_t len
 }
 
 /* The counts of valid text add up bytewise in a vector, 4 vectors a
- * group: u8k_group_add adds at most 8 to a byte of its accumulator.
+ * group, in a tally (at most 8 a group in a byte of each field), which
+ * u8k_group_total turns into the count of each byte lane.
  *
- * Without a compare into a mask register (SSE4.2, AVX2, NEON): 1 for each
- * byte that is not 80..BF (as a signed byte, above -65: a character
- * starts there) and, for UTF-16, 1 more for each F0..FF (a surrogate
- * pair). Two instructions a vector, where moving each compare to a
- * general register and counting its bits takes three.
+ * Without a compare into a mask register (SSE4.2, AVX2, NEON): the
+ * continuation bytes 80..BF (as signed bytes, below -64) in cont, and
+ * for UTF-16 the bytes F0..FF (a surrogate pair: one unit more) in f0;
+ * a lane's count is then its bytes, less cont, plus f0. Two instructions
+ * a vector, where moving each compare to a general register and counting
+ * its bits takes three. (The compare is the one for 80..BF, -64 > v,
+ * one vpcmpgtb with v from memory. Written for the bytes that start a
+ * character, v > -65, gcc 12 made it min(v, -64) == -64, one instruction
+ * more a vector: AVX2 and SSE4.2 counted 16-26% slower, AVX2 at 0.91x
+ * simdutf's AVX2 kernel.)
  *
  * With 64-entry byte lookups (AVX-512 VBMI) the UTF-16 length only (the
  * count of code points stays with the compares into masks, 5% faster
  * there): each byte's weight by its high nibble, one lookup a vector and
  * no branch (the top 6 bits index a table that repeats each nibble's
  * entry 4 times): 1 for 0..7 and C..E (a character starts), 0 for 8..B (a
- * continuation byte), 2 for F (a surrogate pair). Measured 1.35x the
- * compares on emoji, the same within 3% on other text. */
+ * continuation byte), 2 for F (a surrogate pair), in f0 alone. Measured
+ * 1.35x the compares on emoji, the same within 3% on other text. */
+typedef struct u8k_tally {
+    u8k_v cont, f0;
+} u8k_tally;
+
 #ifndef U8K_OWN_VCHECK
-U8K_INLINE u8k_v u8k_group_add(u8k_v acc, const unsigned char *p, bool utf16)
+U8K_INLINE void u8k_group_add(u8k_tally *t, const unsigned char *p, bool utf16)
 {
     u8k_v a = v_load(p), b = v_load(p + VW), c = v_load(p + 2 * VW), d = v_load(p + 3 * VW);
     const u8k_v f0 = v_splat(0xF0);
-    acc = v_inc_gt(v_inc_gt(v_inc_gt(v_inc_gt(acc, a, -65), b, -65), c, -65), d, -65);
+    t->cont = v_inc_lt(v_inc_lt(v_inc_lt(v_inc_lt(t->cont, a, -64), b, -64), c, -64), d, -64);
     /* some F0..FF (x - 70 keeps its high bit just for them); then
      * max(x, F0) == x just for F0..FF */
     if (utf16 && v_high(v_subs(v_max(v_max(a, b), v_max(c, d)), v_splat(0x70))) != 0)
-        acc = v_inc_eq(v_inc_eq(v_inc_eq(v_inc_eq(acc, v_max(a, f0), a), v_max(b, f0), b),
-                                v_max(c, f0), c),
-                       v_max(d, f0), d);
-    return acc;
+        t->f0 = v_inc_eq(v_inc_eq(v_inc_eq(v_inc_eq(t->f0, v_max(a, f0), a), v_max(b, f0), b),
+                                  v_max(c, f0), c),
+                         v_max(d, f0), d);
+}
+
+/* The count of each byte lane after `groups` groups (at most 31: 124
+ * bytes a lane, 248 with the F0..FF counted twice) */
+U8K_INLINE u8k_v u8k_group_total(const u8k_tally *t, unsigned groups)
+{
+    return v_add(v_subs(v_splat((unsigned char)(4 * groups)), t->cont), t->f0);
 }
 #else
 #define U8K_T_WEIGHT(X, f)                                                                 \
     X(1) X(1) X(1) X(1) X(1) X(1) X(1) X(1) X(0) X(0) X(0) X(0) X(1) X(1) X(1) X(f)
 static const unsigned char u8k_t_weight64[64] = {U8K_T_WEIGHT(U8K_X4, 2)};
 
-U8K_INLINE u8k_v u8k_group_add(u8k_v acc, const unsigned char *p, bool utf16)
+U8K_INLINE void u8k_group_add(u8k_tally *t, const unsigned char *p, bool utf16)
 {
-    const u8k_v t = v_load(u8k_t_weight64);
-    u8k_v a = v_lookup_top6(t, v_load(p)), b = v_lookup_top6(t, v_load(p + VW));
-    u8k_v c = v_lookup_top6(t, v_load(p + 2 * VW)), d = v_lookup_top6(t, v_load(p + 3 * VW));
+    const u8k_v w = v_load(u8k_t_weight64);
+    u8k_v a = v_lookup_top6(w, v_load(p)), b = v_lookup_top6(w, v_load(p + VW));
+    u8k_v c = v_lookup_top6(w, v_load(p + 2 * VW)), d = v_lookup_top6(w, v_load(p + 3 * VW));
     (void)utf16; /* (only called for it) */
-    return v_add(acc, v_add(v_add(a, b), v_add(c, d)));
+    t->f0 = v_add(t->f0, v_add(v_add(a, b), v_add(c, d)));
+}
+
+U8K_INLINE u8k_v u8k_group_total(const u8k_tally *t, unsigned groups)
+{
+    (void)groups;
+    return t->f0;
 }
 #endif
 
 /* The bytewise sums of the groups from s + *i on while a whole group is
- * left, 31 groups at a time (248 fits a byte), in 64-bit lanes; *i ends
- * past the groups. */
+ * left, 31 groups at a time, in 64-bit lanes; *i ends past the groups. */
 U8K_INLINE u8k_v u8k_group_sums(const unsigned char *s, size_t len, size_t *i, bool utf16)
 {
     u8k_v sums = v_splat(0);
     while (*i + 4 * VW <= len) {
-        size_t steps = (len - *i) / (4 * VW);
-        u8k_v acc = v_splat(0);
+        size_t steps = (len - *i) / (4 * VW), k;
+        u8k_tally t;
+        t.cont = v_splat(0);
+        t.f0 = v_splat(0);
         if (steps > 31)
             steps = 31;
-        for (; steps > 0; steps--, *i += 4 * VW)
-            acc = u8k_group_add(acc, s + *i, utf16);
-        sums = v_sad_add(sums, acc);
+        for (k = 0; k < steps; k++, *i += 4 * VW)
+            u8k_group_add(&t, s + *i, utf16);
+        sums = v_sad_add(sums, u8k_group_total(&t, (unsigned)steps));
     }
     return sums;
 }

@@ -28,9 +28,11 @@ U8K_INLINE u8k_v v_prev3(u8k_v c, u8k_v p) { return _mm_alignr_epi8(c, p, 13); }
 U8K_INLINE u8k_v v_subs(u8k_v a, u8k_v b) { return _mm_subs_epu8(a, b); }
 U8K_INLINE bool v_any(u8k_v v) { return !_mm_testz_si128(v, v); }
 U8K_INLINE uint64_t v_high(u8k_v v) { return (uint64_t)(unsigned)_mm_movemask_epi8(v); }
+/* (t < 127) as VW less the bytes below t + 1 (see kernels_avx2.c) */
 U8K_INLINE unsigned v_count_gt(u8k_v v, signed char t)
 {
-    return (unsigned)_mm_popcnt_u32((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(t))));
+    return 16u - (unsigned)_mm_popcnt_u32((unsigned)_mm_movemask_epi8(
+                     _mm_cmpgt_epi8(_mm_set1_epi8((char)(t + 1)), v)));
 }
 /* The validator reads the bytes before each block from memory
  * (u8k_vprevs_at in simd/validate.h). */
@@ -39,10 +41,10 @@ U8K_INLINE u8k_v v_max(u8k_v a, u8k_v b) { return _mm_max_epu8(a, b); }
 U8K_INLINE u8k_v v_add(u8k_v a, u8k_v b) { return _mm_add_epi8(a, b); }
 /* acc + 1 in every byte where v equals t (the compare gives -1 there). */
 U8K_INLINE u8k_v v_inc_eq(u8k_v acc, u8k_v v, u8k_v t) { return _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, t)); }
-/* acc + 1 in every byte where v > t (signed; the compare gives -1 there) */
-U8K_INLINE u8k_v v_inc_gt(u8k_v acc, u8k_v v, signed char t)
+/* acc + 1 in every byte where v < t (signed; the compare gives -1 there) */
+U8K_INLINE u8k_v v_inc_lt(u8k_v acc, u8k_v v, signed char t)
 {
-    return _mm_sub_epi8(acc, _mm_cmpgt_epi8(v, _mm_set1_epi8(t)));
+    return _mm_sub_epi8(acc, _mm_cmpgt_epi8(_mm_set1_epi8(t), v));
 }
 /* w + the sums of each 8 bytes of v (psadbw), in 64-bit lanes. */
 U8K_INLINE u8k_v v_sad_add(u8k_v w, u8k_v v)
