@@ -239,13 +239,17 @@ static U8K_NOINLINE size_t u8k_three_run(const unsigned char *s, size_t len, voi
 {
     u8k_v form = v_table(u8k_three_form), want = v_table(u8k_three_want);
     u8k_v slots = v_table(u8k_three_slots);
+    /* pinned (v_pin): gcc 12 makes a signed compare with a constant it
+     * sees, such as v > D7FF, into min(v, D800) == D800, one instruction
+     * more */
+    const u8k_v x800 = v_pin(v_splat32(0x800)), xd7ff = v_pin(v_splat32(0xD7FF));
+    const u8k_v xe000 = v_pin(v_splat32(0xE000));
     size_t i = 0, o = 0;
     for (; len - i >= U8K_THREE_STEP + 4 && room - o >= VW / 4; i += U8K_THREE_STEP, o += VW / 4) {
         u8k_v x = v_load_three(s + i), y = v_lookup(x, slots), v, bad;
         v = v_or(v_and(y, v_splat32(0x3F)), v_or(v_and(v_shr32(y, 2), v_splat32(0xFC0)),
                                                   v_and(v_shr32(y, 4), v_splat32(0xF000))));
-        bad = v_or(v_gt32(v_splat32(0x800), v),
-                   v_and(v_gt32(v, v_splat32(0xD7FF)), v_gt32(v_splat32(0xE000), v)));
+        bad = v_or(v_gt32(x800, v), v_and(v_gt32(v, xd7ff), v_gt32(xe000, v)));
         if (v_any(v_or(v_xor(v_and(x, form), want), bad)))
             break;
         if (wide)
