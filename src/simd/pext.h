@@ -281,6 +281,8 @@ static U8K_NOINLINE size_t u8k_four_run_pext(const unsigned char *s, size_t len,
 {
     const size_t step = wide ? VW / 4 : VW / 2; /* units a step */
     u8k_v turn = v_table(u8k_four_turn);
+    /* pinned, as in u8k_three_run */
+    const u8k_v x10000 = v_pin(v_splat32(0x10000)), x10ffff = v_pin(v_splat32(0x10FFFF));
     size_t i = 0, o = 0;
     for (; len - i >= VW && room - o >= step; i += VW, o += step) {
         u8k_v x = v_load(s + i), y = v_lookup(x, turn), v, bad;
@@ -288,7 +290,7 @@ static U8K_NOINLINE size_t u8k_four_run_pext(const unsigned char *s, size_t len,
                  v_or(v_and(v_shr32(y, 4), v_splat32(0x3F000)),
                       v_and(v_shr32(y, 6), v_splat32(0x1C0000))));
         bad = v_or(v_xor(v_and(x, v_splat32(0xC0C0C0F8)), v_splat32(0x808080F0)),
-                   v_or(v_gt32(v_splat32(0x10000), v), v_gt32(v, v_splat32(0x10FFFF))));
+                   v_or(v_gt32(x10000, v), v_gt32(v, x10ffff)));
         if (v_any(bad))
             break;
         if (wide) {

@@ -279,10 +279,13 @@ static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, size_t avail, unsig
                                           size_t room, size_t *took)
 {
     size_t n = 0, t = 0;
+    /* pinned: gcc 12 makes a signed compare with a constant it sees
+     * into a min and a compare */
+    const u8k_v x10000 = v_pin(v_splat32(0x10000)), x10ffff = v_pin(v_splat32(0x10FFFF));
     u8k_v c[64 / VW], bad = v_splat(0);
     _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++) {
         c[q] = v_load((const unsigned char *)(const void *)(s + q * VW / 4));
-        bad = v_or(bad, v_gt32(v_splat32(0x10000), c[q]));
+        bad = v_or(bad, v_gt32(x10000, c[q]));
     }
     if (v_any(bad)) {
         _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++)
@@ -301,8 +304,7 @@ static U8K_NOINLINE size_t u8k_four_block(const uint32_t *s, size_t avail, unsig
          * 80000000 on is negative here, so below 10000 too) */
         _Pragma("GCC unroll 4") for (int q = 0; q < 64 / VW; q++) {
             c[q] = v_load((const unsigned char *)(const void *)(s + t + q * VW / 4));
-            bad = v_or(bad, v_or(v_gt32(v_splat32(0x10000), c[q]),
-                                 v_gt32(c[q], v_splat32(0x10FFFF))));
+            bad = v_or(bad, v_or(v_gt32(x10000, c[q]), v_gt32(c[q], x10ffff)));
         }
         if (v_any(bad))
             break;
