@@ -7,6 +7,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -528,6 +529,72 @@ else:
         if k == 0:
             os.chmod(target, 0o640)
     check(stat.S_IMODE(os.stat(target).st_mode) == 0o640, "the replaced file's mode is kept")
+
+
+# The order of the system calls that make an output durable, read from
+# strace: the file is fsync'ed before it gets its name (linkat or rename),
+# and after that the directory is opened and fsync'ed, so that the new
+# name survives a crash. For each way the output is named: linked at a new
+# target, linked at a temporary name and renamed over an old one, and the
+# named temporary file (UTF8KIT_CLI_NO_TMPFILE=1) renamed.
+def strace_calls(args, env=None):
+    """The system calls of `utf8kit ARGS` as (name, args, result) in order,
+    or None when strace cannot trace here."""
+    log = path("strace.log")
+    cmd = ["strace", "-f", "-qq", "-o", log, "-e",
+           "trace=openat,open,fsync,fdatasync,rename,renameat,renameat2,linkat,link", CLI] + args
+    e = dict(os.environ)
+    e.update(env or {})
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e)
+    if r.returncode != 0 or not os.path.exists(log):
+        return None
+    calls = []
+    with open(log) as f:
+        for line in f:
+            line = line.strip().split(" ", 1)[-1]  # the pid
+            name, _, rest = line.partition("(")
+            res = rest.rsplit(" = ", 1)
+            if len(res) == 2:
+                a = res[0].rstrip()
+                calls.append((name, a[:-1] if a.endswith(")") else a, res[1].split(" ")[0]))
+    os.remove(log)
+    return calls
+
+
+def durable_order(calls, target):
+    """Whether some fsync came before the call that named target, and the
+    directory was opened and fsync'ed after it."""
+    named = [k for k, (n, a, res) in enumerate(calls)
+             if n in ("rename", "renameat", "renameat2", "linkat", "link") and res == "0"
+             and '"%s"' % target in a.split(", ")[1:]]
+    if not named:
+        return False
+    k = named[-1]
+    before = any(n in ("fsync", "fdatasync") and res == "0" for n, a, res in calls[:k])
+    dirs = [res for n, a, res in calls[k + 1:]
+            if n in ("openat", "open") and "O_DIRECTORY" in a and res.isdigit()]
+    after = any(n == "fsync" and a in dirs and res == "0" for n, a, res in calls[k + 1:])
+    return before and after
+
+
+if not shutil.which("strace"):
+    print("note: skipped: install strace (the fsync of the output and of its directory)")
+elif strace_calls(["--version"]) is None:
+    print("note: skipped: strace cannot trace here (ptrace not permitted)")
+else:
+    src = write("durable.txt", b"caf\xc3\xa9 \xff\n")
+    cases = [("new target", {}, False), ("old target", {}, True),
+             ("named temporary file", {"UTF8KIT_CLI_NO_TMPFILE": "1"}, True)]
+    for what, env, old in cases:
+        target = path("durable.out")
+        if os.path.exists(target):
+            os.remove(target)
+        if old:
+            write("durable.out", b"old")
+        calls = strace_calls(["fix", "-q", src, "-o", target], env)
+        check(calls is not None and read(target) == b"caf\xc3\xa9 \xef\xbf\xbd\n"
+              and durable_order(calls, target),
+              "%s: the file fsync'ed before it is named, its directory after" % what)
 
 # ---- convert: byte for byte against CPython -----------------------------------
 pairs = [("UTF-8", "UTF-16LE", "utf-8", "utf-16-le"), ("utf8", "UTF-16BE", "utf-8", "utf-16-be"),
