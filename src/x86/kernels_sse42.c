@@ -16,7 +16,10 @@ U8K_INLINE u8k_v v_load(const unsigned char *p) { return _mm_loadu_si128((const 
  * uses it, where an unaligned load is an instruction of its own (the
  * counts of simd/validate.h; U8K_AL_LOADS) */
 #define U8K_AL_LOADS 1
-U8K_INLINE u8k_v v_load_al(const unsigned char *p) { return _mm_load_si128((const __m128i *)(const void *)p); }
+U8K_INLINE u8k_v v_load_al(const unsigned char *p)
+{
+    return _mm_load_si128((const __m128i *)(const void *)p);
+}
 /* (x86/part.h: in-bounds loads and a shuffle, no copy to the stack) */
 U8K_INLINE u8k_v v_load_part(const unsigned char *p, size_t n) { return u8k_part16(p, n); }
 U8K_INLINE void v_store(unsigned char *p, u8k_v v) { _mm_storeu_si128((__m128i *)p, v); }
