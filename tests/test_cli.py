@@ -553,7 +553,7 @@ def strace_calls(args, env=None):
     calls = []
     with open(log) as f:
         for line in f:
-            line = line.strip().split(" ", 1)[-1]  # the pid
+            line = line.split(None, 1)[-1].strip()  # the pid (padded to 5 places)
             name, _, rest = line.partition("(")
             res = rest.rsplit(" = ", 1)
             if len(res) == 2:
