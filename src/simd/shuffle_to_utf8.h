@@ -227,6 +227,15 @@ U8K_INLINE size_t u8k_two(const u8k_enc_k *k, u8k_v u, u8k_v le7f, uint32_t m, u
 #endif
 }
 
+/* The 6-bit groups of each 32-bit lane of c, lowest in lane byte 3:
+ * c & 3F, c >> 6 & 3F, c >> 12 & 3F, c >> 18 in lane bytes 3..0 (the
+ * bytes of a 4-byte form without their marks). */
+U8K_INLINE u8k_v u8k_six_bit_groups(u8k_v c)
+{
+    return v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24), v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
+                v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
+}
+
 /* The VW / 4 scalar values in the 32-bit lanes of c to UTF-8 at dst:
  * each lane gets its 1 to 4 bytes at its end, lead first (lane bytes
  * 0..3 hold F0 | c >> 18, 80 | c >> 12 & 3F, 80 | c >> 6 & 3F,
@@ -238,9 +247,7 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
 {
     u8k_v ge1 = v_gt32(c, v_splat32(0x7F)), ge2 = v_gt32(c, v_splat32(0x7FF));
     u8k_v ge3 = v_gt32(c, v_splat32(0xFFFF));
-    /* the 6-bit groups of c, lowest in lane byte 3 */
-    u8k_v x = v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24), v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
-                   v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
+    u8k_v x = u8k_six_bit_groups(c);
     /* the marks of a 2-, 3- or 4-byte form */
     u8k_v mark = v_blend(v_blend(v_splat32(0x80C00000u), v_splat32(0x8080E000u), ge2),
                          v_splat32(0x808080F0u), ge3);
@@ -261,10 +268,7 @@ U8K_INLINE size_t u8k_four_lanes(u8k_v c, unsigned char *dst)
  * in lane bytes 0..3. */
 U8K_INLINE u8k_v u8k_four_bytes(u8k_v c)
 {
-    u8k_v x = v_or(v_or(v_shl32(v_and(c, v_splat32(0x3F)), 24),
-                        v_shl32(v_and(c, v_splat32(0xFC0)), 10)),
-                   v_or(v_shr32(v_and(c, v_splat32(0x3F000)), 4), v_shr32(c, 18)));
-    return v_or(x, v_splat32(0x808080F0u));
+    return v_or(u8k_six_bit_groups(c), v_splat32(0x808080F0u));
 }
 
 /* The 16 scalar values at s (of `avail`, all at most 10FFFF and no

@@ -1153,11 +1153,15 @@ typedef struct u8k_tally {
 #ifndef U8K_AL_LOADS
 #define v_load_al v_load
 #endif
+U8K_INLINE u8k_v u8k_load_al_if(const unsigned char *p, bool al)
+{
+    return al ? v_load_al(p) : v_load(p);
+}
+
 U8K_INLINE void u8k_group_add(u8k_tally *t, const unsigned char *p, bool utf16, bool al)
 {
-    u8k_v a = al ? v_load_al(p) : v_load(p), b = al ? v_load_al(p + VW) : v_load(p + VW);
-    u8k_v c = al ? v_load_al(p + 2 * VW) : v_load(p + 2 * VW);
-    u8k_v d = al ? v_load_al(p + 3 * VW) : v_load(p + 3 * VW);
+    u8k_v a = u8k_load_al_if(p, al), b = u8k_load_al_if(p + VW, al);
+    u8k_v c = u8k_load_al_if(p + 2 * VW, al), d = u8k_load_al_if(p + 3 * VW, al);
     const u8k_v f0 = v_splat(0xF0);
     t->cont = v_inc_lt(v_inc_lt(v_inc_lt(v_inc_lt(t->cont, a, -64), b, -64), c, -64), d, -64);
     /* some F0..FF (x - 70 keeps its high bit just for them); then
