@@ -15,7 +15,8 @@
 //    error (simdutf's result.count);
 //  - UTF-8 -> UTF-16LE, UTF-32 and Latin-1: success, the units written,
 //    or the offset of the error;
-//  - on valid input: the counts of characters and of UTF-16 units, and
+//  - on valid input: the counts of characters and of UTF-16 units (also
+//    those that assume valid input), and
 //    UTF-16LE / UTF-32 -> UTF-8 of the text, one unit in four of the
 //    texts replaced by a lone surrogate (or, in UTF-32, a value above
 //    10FFFF);
@@ -164,6 +165,8 @@ void compare(const std::string &s, buffers &x)
         expect(utf8kit_count_assume_valid(p, n) == chars, "count_assume_valid", s,
                utf8kit_count_assume_valid(p, n), chars);
         expect(utf8kit_utf16_length(p, n) == units, "utf16_length", s, utf8kit_utf16_length(p, n), units);
+        expect(utf8kit_utf16_length_assume_valid(p, n) == units, "utf16_length_assume_valid", s,
+               utf8kit_utf16_length_assume_valid(p, n), units);
 
         size_t m = simdutf::convert_utf8_to_utf16le(p, n, x.b16.data());
         if (below(4) == 0 && m)
