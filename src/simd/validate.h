@@ -1133,8 +1133,9 @@ U8K_INLINE size_t u8k_count_av_rest(const unsigned char *s, size_t i, size_t len
  * F0..FF (a surrogate pair: one unit more) adds instead each byte's
  * units less 1 (-1 for 80..BF, +1 for F0..FF) to f0 by a lookup of its
  * high nibble: four instructions a vector where cont and a count of
- * F0..FF took five (max, compare, subtract); emoji +17% on AVX2 (0.90x
- * simdutf's AVX2 kernel before, 1.04x after) and +13% on SSE4.2.
+ * F0..FF took five (max, compare, subtract); emoji +17-19% on AVX2
+ * (0.90x simdutf's AVX2 kernel before, 1.01-1.04x after), +14% on
+ * SSE4.2.
  *
  * With 64-entry byte lookups (AVX-512 VBMI) the UTF-16 length only (the
  * count of code points stays with the compares into masks, 5% faster
