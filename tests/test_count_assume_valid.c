@@ -9,7 +9,9 @@
  *    exactly its size;
  *  - on any input, valid or not, they equal the byte counts their
  *    contract defines, computed here byte by byte: random bytes of every
- *    length 0..520 and every 1- and 2-byte input;
+ *    length 0..520, every 1- and 2-byte input, and inputs of 12-20 KB
+ *    (a byte repeated, random bytes) long enough to fill the kernels'
+ *    bytewise tallies to their limit;
  *  - NULL and empty inputs give 0.
  * The encoder (ref_utf8, testlib.h) and the byte counts are written from
  * RFC 3629 section 3, independent of the library.
@@ -119,6 +121,23 @@ int main(void)
                 text[k] = (unsigned char)rnd();
             check_any(text, len, "random bytes");
         }
+    /* long inputs, where a byte lane's tally nears its limit (bytes F0..FF
+     * count 2 each) before the kernel sums it up: a byte repeated, and
+     * random bytes F0..FF or of any value */
+    {
+        static const unsigned char fills[] = {0xFF, 0xF0, 0xF4, 0x80, 0xBF, 0xC3, 0x41, 0x00};
+        for (k = 0; k < sizeof fills; k++) {
+            memset(text, fills[k], 20000);
+            check_any(text, 20000, "one byte repeated");
+            check_any(text + 1, 12345, "one byte repeated");
+        }
+        for (k = 0; k < 20000; k++)
+            text[k] = (unsigned char)(0xF0 | (rnd() & 0x0F));
+        check_any(text, 20000, "random bytes F0..FF");
+        for (k = 0; k < 20000; k++)
+            text[k] = (unsigned char)rnd();
+        check_any(text, 20000, "random bytes, long");
+    }
     for (k = 0; k < 256; k++) {
         text[0] = (unsigned char)k;
         check_any(text, 1, "one byte");
