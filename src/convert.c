@@ -312,6 +312,14 @@ static void widen(unsigned char *d, const unsigned char *s, size_t n, size_t osz
         d[i * osz + (be ? osz - 1 : 0)] = s[i];
 }
 
+/* The 3 octets of surrogate u (D800..DFFF) at d: ED, then two tails */
+static void put_surrogate(unsigned char *d, uint32_t u)
+{
+    d[0] = 0xED;
+    d[1] = (unsigned char)(0x80 | (u >> 6 & 0x3F));
+    d[2] = (unsigned char)(0x80 | (u & 0x3F));
+}
+
 /* Runs of characters above U+FFFF between UTF-8 and CESU-8 / MUTF-8, for
  * the generic loop (below), which would otherwise take them a character
  * at a time through the decoder and the encoder. Each takes, from s[0..n),
@@ -333,21 +341,15 @@ static size_t utf8_to_cesu_run(const unsigned char *s, size_t n, size_t lim, uns
     size_t i = 0, o = 0;
     while (i < lim && n - i >= 4 && (d == NULL || room - o >= 6)) {
         unsigned b0 = s[i], b1 = s[i + 1];
-        uint32_t v, hi, lo;
+        uint32_t v;
         if (b0 < 0xF0 || b0 > 0xF4 || (s[i + 2] & 0xC0) != 0x80 || (s[i + 3] & 0xC0) != 0x80 ||
             b1 < (b0 == 0xF0 ? 0x90u : 0x80u) || b1 > (b0 == 0xF4 ? 0x8Fu : 0xBFu))
             break;
         v = ((uint32_t)(b0 & 7) << 18 | (uint32_t)(b1 & 0x3F) << 12 |
              (uint32_t)(s[i + 2] & 0x3F) << 6 | (s[i + 3] & 0x3Fu)) - 0x10000;
-        hi = 0xD800 + (v >> 10);
-        lo = 0xDC00 + (v & 0x3FF);
         if (d != NULL) {
-            d[o] = 0xED;
-            d[o + 1] = (unsigned char)(0x80 | (hi >> 6 & 0x3F));
-            d[o + 2] = (unsigned char)(0x80 | (hi & 0x3F));
-            d[o + 3] = 0xED;
-            d[o + 4] = (unsigned char)(0x80 | (lo >> 6 & 0x3F));
-            d[o + 5] = (unsigned char)(0x80 | (lo & 0x3F));
+            put_surrogate(d + o, 0xD800 + (v >> 10));
+            put_surrogate(d + o + 3, 0xDC00 + (v & 0x3FF));
         }
         i += 4;
         o += 6;
