@@ -582,7 +582,9 @@ U8K_INLINE u8k_v u8k_lone_v(u8k_v w, u8k_v after, u8k_v prev, u8k_v tlead, u8k_v
  * units stored) with nothing pending. Each is checked and decoded with
  * its lone bytes as spaces (byte masks from lookups by high nibble, of
  * the block, of the bytes one after and one before), then U+FFFD is
- * stored over their units. Blocks of ASCII are widened, up to
+ * stored over their units; a block that is then all ASCII, with nothing
+ * pending before it, is widened from memory instead (1.24-1.4x as fast
+ * on Latin-1 read as UTF-8 with AVX2). Blocks of ASCII are widened, up to
  * U8K_LONE_QUIET in a row (in text such as Latin-1 read as UTF-8 they
  * come between blocks with lone bytes: going back to the block loop for
  * each cost 10-15%). Blocks with F0..FF that are not lone bytes are left
@@ -631,6 +633,29 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
         }
         quiet = 0;
         w = v_blend(w, space, lone_v);
+        if (v_high(w) == 0 && (pm2 >> (VW - 1) | pe0 >> (VW - 2)) == 0) {
+            /* ASCII but for the lone bytes, and no character reaching
+             * in from before: the bytes widened, then U+FFFD over the
+             * lone bytes' units, which are at their own places */
+            if (wide)
+                v_load_widen32(dst32 + o, src + b);
+            else
+                v_load_widen16(dst + o, src + b, be);
+            for (; lone != 0; lone &= lone - 1) {
+                size_t j = o + (size_t)__builtin_ctzll(lone);
+                if (wide)
+                    dst32[j] = UTF8KIT_REPLACEMENT_CHARACTER;
+                else
+                    dst[j] = be ? 0xFDFFu : 0xFFFDu;
+                rep++;
+            }
+            o += VW;
+            b += VW;
+            done = b;
+            prev = w;
+            pm2 = pe0 = 0;
+            continue;
+        }
         if (v_any(v_subs(w, k.sef)))
             break; /* F0..FF: the block loop's */
         U8K_PEXT_MASKS(w, pm2, pe0, st, k);
