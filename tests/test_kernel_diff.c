@@ -897,24 +897,28 @@ static void edge_matrix_lone(int q)
         "E9",    "80",    "E9 41", "C3 A9", "E9 AB",    "E9 AB 41", "E9 E9", "80 80", "E9 80 80",
         "C3 E9", "A9 C3", "F0 9F", "FF",    "C0 80",    "ED A0",    "E4 B8 80", "F0 9F 98 80",
         "F4 90", "BF E9", "C2",    "E9 C3 A9"};
-    size_t p, si;
-    for (p = 0; p <= 140; p++)
-        for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++) {
-            size_t n = 200, k, sl;
-            unsigned char sq[8];
-            if (q && (p + si) % 3)
-                continue;
-            for (k = 0; k < n; k++)
-                gbuf[k] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
-            sl = from_hex(seqs[si], sq);
-            memcpy(gbuf + p, sq, sl);
-            check_replacing(gbuf, n, "lone bytes");
-        }
+    size_t p, si, n;
+    /* (n = 400: the AVX-512 repair kernel takes a block only with 128
+     * bytes after its start, so at 200 it took one block at most) */
+    for (n = 200; n <= 400; n += 200)
+        for (p = 0; p <= 140; p++)
+            for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++) {
+                size_t k, sl;
+                unsigned char sq[8];
+                if (q && (p + si) % 3)
+                    continue;
+                for (k = 0; k < n; k++)
+                    gbuf[k] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
+                sl = from_hex(seqs[si], sq);
+                memcpy(gbuf + p, sq, sl);
+                check_replacing(gbuf, n, "lone bytes");
+            }
     /* Lone bytes, then more than 32 blocks of valid text of every width
      * (after which the AVX-512 repair kernel hands back), then lone bytes
      * again, at four alignments. */
     for (p = 0; p < 4; p++) {
-        size_t n = 0, k;
+        size_t k;
+        n = 0;
         for (k = 0; k < 300 + p; k++)
             gbuf[n++] = k % 23 == 11 ? 0xE9 : (unsigned char)('a' + k % 26);
         n = fill8(gbuf, n, n + 3000, 4);
