@@ -704,11 +704,12 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
 /* (after an error of the block loop or of u8k_pext_four) */
 U8K_REPAIR_STEP(u8k_pext_repair, u8k_pext_lone)
 
-/* A kernel file defines U8K_PEXT_REPL 1 to take U8K_REPL (internal.h):
- * AVX2 does (text with an error every 56-923 bytes +13..+100% under
- * REPLACE). SSE4.2 does not: there the loop built for it converted valid
- * 3-byte text under REPLACE 7-10% slower (Zen 5); NEON, not measured,
- * does not either. */
+/* A kernel file defines U8K_PEXT_REPL 1 to take U8K_REPL (internal.h)
+ * in the block loop: AVX2 does (text with an error every 56-923 bytes
+ * +13..+100% under REPLACE). SSE4.2 does not: there the loop built for it
+ * converted valid 3-byte text under REPLACE 7-10% slower (Zen 5); NEON,
+ * not measured, does not either. Those two take it around the block
+ * loop instead (u8k_pext_repl_units). */
 #ifndef U8K_PEXT_REPL
 #define U8K_PEXT_REPL 0
 #endif
@@ -937,9 +938,45 @@ static U8K_NOINLINE size_t u8k_part_units(const unsigned char *src, size_t n, vo
 }
 
 static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
+                                              size_t cap, unsigned flags);
+static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
+                                              size_t cap, unsigned flags);
+
+/* U8K_REPL on a kernel whose block loop does not take it (U8K_PEXT_REPL
+ * 0): the kernel runs without it; r is its result on src[0..len), an
+ * input error. From each such error on, the step the block loop's caller
+ * takes under U8K_REPL (u8k_pext_repair: the blocks of lone bytes, else
+ * the one error replaced), then the kernel again from where that
+ * stopped. The block loop stays as it is for valid text. Errors the step
+ * does not take (cut by the end of the input, no room) go back to the
+ * driver, as all of them did before, which made SSE4.2 as slow as the
+ * scalar kernel on Latin-1 read as UTF-8 (the driver's scalar windows). */
+static U8K_NOINLINE utf8kit_result u8k_pext_repl_units(const unsigned char *src, size_t len,
+                                                      void *out, size_t cap, unsigned flags,
+                                                      bool wide, utf8kit_result r)
+{
+    size_t done, od, rep = 0;
+    while (u8k_repl_error(r.status)) {
+        done = u8k_read_apart(&r);
+        od = r.written;
+        if (!u8k_pext_repair(src, len, &done, &od, out, cap, flags, wide, &rep))
+            break;
+        r = wide ? simd_utf8_to_utf32_pext(src + done, len - done, (uint32_t *)out + od, cap - od,
+                                           flags & ~U8K_REPL)
+                 : simd_utf8_to_utf16_pext(src + done, len - done, (uint16_t *)out + od, cap - od,
+                                           flags & ~U8K_REPL);
+        r = u8k_shift(r, done, od);
+    }
+    r.replaced += rep;
+    return r;
+}
+
+static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
                                               size_t cap, unsigned flags)
 {
     size_t a, k;
+    unsigned repl;
+    utf8kit_result r;
     if (u8k_short_ascii_units(src, len, dst, cap, (flags & U8K_BE) != 0, false))
         return u8k_res(UTF8KIT_OK, len, len, 0);
     a = u8k_ascii_start(src, len, dst, cap, (flags & U8K_BE) != 0, false);
@@ -949,19 +986,23 @@ static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
-    if (!U8K_PEXT_REPL)
-        flags &= ~U8K_REPL;
-    return u8k_shift(flags == 0 ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
-                     : flags == U8K_REPL
-                         ? u8k_long_utf16_pext_repl(src + a, len - a, dst + a, cap - a)
-                         : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags),
-                     a, a);
+    repl = U8K_PEXT_REPL ? 0 : flags & U8K_REPL;
+    flags &= ~repl;
+    r = flags == 0 ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
+        : flags == U8K_REPL
+            ? u8k_long_utf16_pext_repl(src + a, len - a, dst + a, cap - a)
+            : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags);
+    if (repl && u8k_repl_error(r.status))
+        r = u8k_pext_repl_units(src + a, len - a, dst + a, cap - a, flags | repl, false, r);
+    return u8k_shift(r, a, a);
 }
 
 static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
                                               size_t cap, unsigned flags)
 {
     size_t a, k;
+    unsigned repl;
+    utf8kit_result r;
     if (u8k_short_ascii_units(src, len, dst, cap, false, true))
         return u8k_res(UTF8KIT_OK, len, len, 0);
     a = u8k_ascii_start(src, len, dst, cap, false, true);
@@ -970,13 +1011,15 @@ static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t l
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
         return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
-    if (!U8K_PEXT_REPL)
-        flags &= ~U8K_REPL;
-    return u8k_shift(flags == 0 ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
-                     : flags == U8K_REPL
-                         ? u8k_long_utf32_pext_repl(src + a, len - a, dst + a, cap - a)
-                         : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags),
-                     a, a);
+    repl = U8K_PEXT_REPL ? 0 : flags & U8K_REPL;
+    flags &= ~repl;
+    r = flags == 0 ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
+        : flags == U8K_REPL
+            ? u8k_long_utf32_pext_repl(src + a, len - a, dst + a, cap - a)
+            : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags);
+    if (repl && u8k_repl_error(r.status))
+        r = u8k_pext_repl_units(src + a, len - a, dst + a, cap - a, flags | repl, true, r);
+    return u8k_shift(r, a, a);
 }
 
 #endif /* UTF8KIT_SIMD_PEXT_H */
