@@ -10,7 +10,8 @@
  * with its lone bytes made spaces (a lead C0..FF that no tail follows, or
  * a tail right after a byte below 80, is one maximal invalid subpart of
  * its own, whatever came before it; u8k_lone_v in simd/pext.h). When the
- * check then passes, the stretches between the lone bytes are copied,
+ * check then passes (or is not needed: nothing else in the block is
+ * 80..FF, and nothing is pending before it), the stretches between the lone bytes are copied,
  * each by one load and one store of a whole vector (what lies past the
  * stretch is overwritten by what follows), and each lone byte is written
  * as EF BF BD. Any other error, a stretch of valid blocks
@@ -57,26 +58,36 @@ static utf8kit_result simd_utf8_repair(const unsigned char *s, size_t len, unsig
      * it, the last stretch's load), and writes at most 3 * VW bytes
      * (every byte lone) and a vector more. */
     while (i + 2 * VW <= len && cap - o >= 4 * VW && quiet < U8K_REPAIR_QUIET_BYTES) {
-        u8k_v w = v_load(s + i);
+        u8k_v w = v_load(s + i), lone_v = v_splat(0);
+        uint64_t high = v_high(w), lone = 0;
+        bool plain;
         quiet += VW;
-        if (v_high(w) == 0) {
+        if (high != 0) {
+            lone_v = u8k_lone_v(w, v_load(s + i + 1), prev, tlead, ttail, thigh);
+            lone = v_high(lone_v);
+        }
+        /* ASCII but for the lone bytes, and nothing pending before: valid
+         * with them taken out, without a check (as in simd/repair_avx512.h;
+         * Latin-1 read as UTF-8 repaired 1.2-1.3x as fast on AVX2, French
+         * and Portuguese 1.35x on SSE4.2, Esperanto, with few lone bytes,
+         * 0.95x there) */
+        plain = lone != 0 && (high & ~lone) == 0 && !v_any(v_subs(prev, st.tailmax));
+        if (high == 0) {
             if (v_any(v_subs(prev, st.tailmax)))
                 break; /* a character cut by the block */
             v_store(d + o, w);
             o += VW;
-        } else if (!v_any(u8k_vcheck2(&st, w, prev))) {
+        } else if (!plain && !v_any(u8k_vcheck2(&st, w, prev))) {
             v_store(d + o, w);
             o += VW;
         } else {
-            u8k_v lone_v = u8k_lone_v(w, v_load(s + i + 1), prev, tlead, ttail, thigh);
-            uint64_t lone = v_high(lone_v);
             unsigned char *q = d + o;
             size_t a = 0;
             quiet = 0;
             if (lone == 0)
                 break;
             w = v_blend(w, space, lone_v);
-            if (v_any(u8k_vcheck2(&st, w, prev)))
+            if (!plain && v_any(u8k_vcheck2(&st, w, prev)))
                 break;
             rep += (size_t)__builtin_popcountll(lone);
             /* (the loop of simd/repair_avx512.h, written out in both:

@@ -8,7 +8,9 @@
  * tried with its lone bytes made spaces (as in simd/compress.h,
  * u8k_units_lone: a lead C0..FF that no tail follows, or a tail right
  * after an ASCII byte, is one maximal invalid subpart of its own,
- * whatever came before it). When the check then passes, the block is
+ * whatever came before it). When the check then passes (or is not
+ * needed: nothing else in the block is 80..FF, and nothing is pending
+ * before it), the block is
  * copied with each lone byte written as EF BF BD (U+FFFD), one load and
  * one store per stretch between them (as simd/repair.h does: 8-13%
  * faster than a compress of the block per stretch). Any other error, a
