@@ -1144,6 +1144,39 @@ static void edge_matrix16(int q)
                         }
 }
 
+/* UTF-16 text of ASCII with an unpaired surrogate every 23 units, which
+ * AVX-512 converts under REPLACE a block of 32 units at a time with
+ * U+FFFD in them (u8k_lone16), and a sequence of units placed at every
+ * offset 0..140 of it: unpaired halves, pairs (also across the edges of
+ * blocks), a 2- or 3-byte character, runs of 15 to 20 unpaired halves
+ * (more than 16 in a block do not fit 64 bytes). 400 units. */
+static void edge_matrix_lone16(int q)
+{
+    static const uint16_t seqs[][20] = {
+        {1, 0xD800},         {1, 0xDC00},         {2, 0xD83D, 0xDE00}, {2, 0xDBFF, 0xDFFF},
+        {2, 0xD800, 0xD800}, {2, 0xDC00, 0xDC00}, {2, 0xDC00, 0xD800}, {2, 0xD800, 'A'},
+        {1, 0xE9},           {1, 0x4E00},         {3, 0xD800, 0xDC00, 0xD800},
+        {3, 0xDC00, 0xD800, 0xDC00}};
+    size_t p, si, k, r;
+    for (p = 0; p <= 140; p++)
+        for (si = 0; si < sizeof seqs / sizeof seqs[0] + 6; si++) {
+            size_t n = 0;
+            if (q && (p + si) % 3)
+                continue;
+            for (k = 0; k < 400; k++)
+                n += put16(gbuf + n, k % 23 == 5 ? 0xDFFF : (uint16_t)('a' + k % 26));
+            if (si < sizeof seqs / sizeof seqs[0]) {
+                for (k = 0; k < seqs[si][0]; k++)
+                    put16(gbuf + 2 * (p + k), seqs[si][1 + k]);
+            } else {
+                /* 15..20 unpaired low halves in a row */
+                for (r = 0; r < 15 + si - sizeof seqs / sizeof seqs[0]; r++)
+                    put16(gbuf + 2 * (p + r), 0xDC00);
+            }
+            check_utf16_both(gbuf, n, "lone surrogates");
+        }
+}
+
 int main(void)
 {
     size_t i, iters, maxn;
@@ -1176,6 +1209,7 @@ int main(void)
         edge_matrix_pairs(q);
         edge_matrix_windows(q);
         edge_matrix16(q);
+        edge_matrix_lone16(q);
         edge_matrix32(q);
     }
 
