@@ -189,11 +189,11 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
  * after the error: all SIMD kernels for UTF-8 -> Latin-1 and under SKIP,
  * and for UTF-8 -> UTF-8 at errors other than lone bytes (simd/repair.h).
  * (SSE4.2 and NEON did so for UTF-8 -> UTF-16/32 too, before they took
- * U8K_REPL around their block loop: simd/pext.h, u8k_pext_repl_units.) Such a call sets up
- * its blocks again for a few characters, and goes back to the start of
- * the block that holds the next error. On text with an error every
- * 50-130 bytes (Latin-1 read as UTF-8) SSE4.2 was at 0.6-0.9x the
- * scalar kernel. So after U8K_DENSE_RUN calls in a row that each found
+ * U8K_REPL around their block loop: simd/pext.h, u8k_pext_repl_units.)
+ * Such a call sets up its blocks again for a few characters, and goes
+ * back to the start of the block that holds the next error. On text
+ * with an error every 50-130 bytes (Latin-1 read as UTF-8) SSE4.2 was at
+ * 0.6-0.9x the scalar kernel. So after U8K_DENSE_RUN calls in a row that each found
  * an error within U8K_DENSE units of their start, the next call is the
  * scalar kernel on at most U8K_WINDOW units; the SIMD kernel takes over
  * again after a call that goes further. (One such call is not enough:

@@ -25,7 +25,9 @@
  * edges and UTF-32 values 0..1 units before the 4..32-unit edges, between
  * every pair of text classes (ASCII, 2-, 3-, 4-octet, mixed); runs of
  * characters above U+FFFF alone (UTF-8, UTF-16 pairs, UTF-32) with a bad
- * or unfinished form at every position.
+ * or unfinished form at every position; text with an error every 23
+ * bytes or units (a lone byte E9 in ASCII UTF-8, an unpaired surrogate in
+ * ASCII UTF-16) and a sequence at every offset 0..140.
  * The regression cases (reproducers of kernel bugs found by this program)
  * run in every build, also under UTF8KIT_TEST_QUICK=1, which only thins
  * the matrices and shrinks the random sweep.

@@ -11,10 +11,10 @@
  * a tail right after a byte below 80, is one maximal invalid subpart of
  * its own, whatever came before it; u8k_lone_v in simd/pext.h). When the
  * check then passes (or is not needed: nothing else in the block is
- * 80..FF, and nothing is pending before it), the stretches between the lone bytes are copied,
- * each by one load and one store of a whole vector (what lies past the
- * stretch is overwritten by what follows), and each lone byte is written
- * as EF BF BD. Any other error, a stretch of valid blocks
+ * 80..FF, and nothing is pending before it), the stretches between the
+ * lone bytes are copied, each by one load and one store of a whole
+ * vector (what lies past the stretch is overwritten by what follows),
+ * and each lone byte is written as EF BF BD. Any other error, a stretch of valid blocks
  * (U8K_REPAIR_QUIET_BYTES), the last 2 * VW bytes of the input and the
  * last 4 * VW bytes of room are left to the caller, which goes on as
  * without this kernel (validation, copy, one U+FFFD per maximal

@@ -10,10 +10,10 @@
  * after an ASCII byte, is one maximal invalid subpart of its own,
  * whatever came before it). When the check then passes (or is not
  * needed: nothing else in the block is 80..FF, and nothing is pending
- * before it), the block is
- * copied with each lone byte written as EF BF BD (U+FFFD), one load and
- * one store per stretch between them (as simd/repair.h does: 8-13%
- * faster than a compress of the block per stretch). Any other error, a
+ * before it), the block is copied with each lone byte written as EF BF
+ * BD (U+FFFD), one load and one store per stretch between them (as
+ * simd/repair.h does: 8-13% faster than a compress of the block per
+ * stretch). Any other error, a
  * stretch of valid blocks (U8K_REPAIR_QUIET_BYTES), the last 128 bytes
  * of the input and the last 256 bytes of room are left to the caller,
  * which goes on as without this kernel (validation, copy, one U+FFFD per
