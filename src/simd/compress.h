@@ -908,25 +908,18 @@ U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, size_t *don
         unsigned n;
         int kind;
         if (lone == 0) {
-            if (high != 0 || ++quiet > U8K_LONE_QUIET || v_any(v_subs(bf.prev, st.tailmax)))
+            if (high != 0 || ++quiet > U8K_LONE_QUIET)
                 break;
-            u8k_widen_block((unsigned char *)out + o * (wide ? 4 : 2), src + b, wide, be);
-            o += 64;
-            b += 64;
-            done = b;
-            od = o;
-            bf.prev = w;
-            bf.m2 = bf.e0 = bf.f4 = 0;
-            continue;
+        } else {
+            quiet = 0;
+            w = _mm512_mask_mov_epi8(w, lone, v_splat_k(0x20));
         }
-        w = _mm512_mask_mov_epi8(w, lone, v_splat_k(0x20));
         if ((high & ~lone) == 0 && (bf.m2 >> 63 | bf.e0 >> 61 | bf.f4 >> 61) == 0) {
-            /* ASCII but for the lone bytes, and no character reaching
-             * in from before: the units are the bytes widened, with
-             * U+FFFD blended in at the lone bytes' own places */
+            /* ASCII but for the lone bytes (if any), and no character
+             * reaching in from before: the units are the bytes widened,
+             * with U+FFFD blended in at the lone bytes' own places */
             u8k_widen_lone((unsigned char *)out + o * (wide ? 4 : 2), w, lone, wide, be, fffd);
             rep += (size_t)__builtin_popcountll(lone);
-            quiet = 0;
             o += 64;
             b += 64;
             done = b;
@@ -935,6 +928,8 @@ U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, size_t *don
             bf.m2 = bf.e0 = bf.f4 = 0;
             continue;
         }
+        if (lone == 0)
+            break; /* ASCII that ends a character left pending: an error */
         kind = u8k_check_decode(&st, w, high & ~lone, &bf, &u, wide);
         if (kind == U8K_BAD)
             break;
@@ -955,7 +950,6 @@ U8K_INLINE bool u8k_units_lone(const unsigned char *src, size_t len, size_t *don
             _mm512_mask_storeu_epi16(d + 32, (__mmask32)(lone >> 32), r);
         }
         rep += (size_t)__builtin_popcountll(lone);
-        quiet = 0;
         o += n;
         u8k_block_done(&u, b, o, &done, &od);
         b += 64;
