@@ -971,55 +971,60 @@ static U8K_NOINLINE utf8kit_result u8k_pext_repl_units(const unsigned char *src,
     return r;
 }
 
-static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
-                                              size_t cap, unsigned flags)
+/* The two kernels (wide: UTF-32; else UTF-16, big-endian under U8K_BE):
+ * the ASCII at the start, a last part shorter than a vector, then the
+ * block loop instance for the flags, and under U8K_REPL where the block
+ * loop does not take it, u8k_pext_repl_units after an input error. */
+U8K_INLINE utf8kit_result u8k_pext_units_entry(const unsigned char *src, size_t len, void *out,
+                                               size_t cap, unsigned flags, bool wide)
 {
+    const size_t us = wide ? 4 : 2;
+    bool be = !wide && (flags & U8K_BE) != 0;
+    unsigned char *d;
     size_t a, k;
     unsigned repl;
     utf8kit_result r;
-    if (u8k_short_ascii_units(src, len, dst, cap, (flags & U8K_BE) != 0, false))
+    if (u8k_short_ascii_units(src, len, out, cap, be, wide))
         return u8k_res(UTF8KIT_OK, len, len, 0);
-    a = u8k_ascii_start(src, len, dst, cap, (flags & U8K_BE) != 0, false);
+    a = u8k_ascii_start(src, len, out, cap, be, wide);
+    d = (unsigned char *)out + a * us;
     if (a + VW > len && a < len &&
-        (k = u8k_part_units(src + a, len - a, dst + a, cap - a, (flags & U8K_BE) != 0, false)) !=
-            SIZE_MAX)
+        (k = u8k_part_units(src + a, len - a, d, cap - a, be, wide)) != SIZE_MAX)
         return u8k_res(UTF8KIT_OK, len, a + k, 0);
     if (a + VW > len || a + VW > cap)
-        return u8k_shift(u8k_scalar_utf8_to_utf16(src + a, len - a, dst + a, cap - a, flags), a, a);
+        return u8k_shift(
+            wide ? u8k_scalar_utf8_to_utf32(src + a, len - a, (uint32_t *)(void *)d, cap - a, flags)
+                 : u8k_scalar_utf8_to_utf16(src + a, len - a, (uint16_t *)(void *)d, cap - a, flags),
+            a, a);
     repl = U8K_PEXT_REPL ? 0 : flags & U8K_REPL;
     flags &= ~repl;
-    r = flags == 0 ? u8k_long_utf16_pext(src + a, len - a, dst + a, cap - a)
-        : flags == U8K_REPL
-            ? u8k_long_utf16_pext_repl(src + a, len - a, dst + a, cap - a)
-            : u8k_long_utf16_pext_flags(src + a, len - a, dst + a, cap - a, flags);
+    if (wide)
+        r = flags == 0 ? u8k_long_utf32_pext(src + a, len - a, (uint32_t *)(void *)d, cap - a)
+            : flags == U8K_REPL
+                ? u8k_long_utf32_pext_repl(src + a, len - a, (uint32_t *)(void *)d, cap - a)
+                : u8k_long_utf32_pext_flags(src + a, len - a, (uint32_t *)(void *)d, cap - a,
+                                            flags);
+    else
+        r = flags == 0 ? u8k_long_utf16_pext(src + a, len - a, (uint16_t *)(void *)d, cap - a)
+            : flags == U8K_REPL
+                ? u8k_long_utf16_pext_repl(src + a, len - a, (uint16_t *)(void *)d, cap - a)
+                : u8k_long_utf16_pext_flags(src + a, len - a, (uint16_t *)(void *)d, cap - a,
+                                            flags);
     if (repl && u8k_repl_error(r.status))
-        r = u8k_pext_repl_units(src + a, len - a, dst + a, cap - a, flags | repl, false, r);
+        r = u8k_pext_repl_units(src + a, len - a, d, cap - a, flags | repl, wide, r);
     return u8k_shift(r, a, a);
+}
+
+static utf8kit_result simd_utf8_to_utf16_pext(const unsigned char *src, size_t len, uint16_t *dst,
+                                              size_t cap, unsigned flags)
+{
+    return u8k_pext_units_entry(src, len, dst, cap, flags, false);
 }
 
 static utf8kit_result simd_utf8_to_utf32_pext(const unsigned char *src, size_t len, uint32_t *dst,
                                               size_t cap, unsigned flags)
 {
-    size_t a, k;
-    unsigned repl;
-    utf8kit_result r;
-    if (u8k_short_ascii_units(src, len, dst, cap, false, true))
-        return u8k_res(UTF8KIT_OK, len, len, 0);
-    a = u8k_ascii_start(src, len, dst, cap, false, true);
-    if (a + VW > len && a < len &&
-        (k = u8k_part_units(src + a, len - a, dst + a, cap - a, false, true)) != SIZE_MAX)
-        return u8k_res(UTF8KIT_OK, len, a + k, 0);
-    if (a + VW > len || a + VW > cap)
-        return u8k_shift(u8k_scalar_utf8_to_utf32(src + a, len - a, dst + a, cap - a, flags), a, a);
-    repl = U8K_PEXT_REPL ? 0 : flags & U8K_REPL;
-    flags &= ~repl;
-    r = flags == 0 ? u8k_long_utf32_pext(src + a, len - a, dst + a, cap - a)
-        : flags == U8K_REPL
-            ? u8k_long_utf32_pext_repl(src + a, len - a, dst + a, cap - a)
-            : u8k_long_utf32_pext_flags(src + a, len - a, dst + a, cap - a, flags);
-    if (repl && u8k_repl_error(r.status))
-        r = u8k_pext_repl_units(src + a, len - a, dst + a, cap - a, flags | repl, true, r);
-    return u8k_shift(r, a, a);
+    return u8k_pext_units_entry(src, len, dst, cap, flags, true);
 }
 
 #endif /* UTF8KIT_SIMD_PEXT_H */
