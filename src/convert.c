@@ -193,10 +193,10 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
  * Such a call sets up its blocks again for a few characters, and goes
  * back to the start of the block that holds the next error. On text
  * with an error every 50-130 bytes (Latin-1 read as UTF-8) SSE4.2 was at
- * 0.6-0.9x the scalar kernel. So after U8K_DENSE_RUN calls in a row that each found
- * an error within U8K_DENSE units of their start, the next call is the
- * scalar kernel on at most U8K_WINDOW units; the SIMD kernel takes over
- * again after a call that goes further. (One such call is not enough:
+ * 0.6-0.9x the scalar kernel. So after U8K_DENSE_RUN calls in a row that
+ * each found an error within U8K_DENSE units of their start, the next
+ * call is the scalar kernel on at most U8K_WINDOW units; the SIMD kernel
+ * takes over again after a call that goes further. (One such call is not enough:
  * text with rare errors often has two close together, and a window after
  * them cost it 8%.)
  * Only from UTF-8, where the end of a window changes nothing: a

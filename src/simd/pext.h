@@ -165,6 +165,17 @@ U8K_INLINE u8k_v u8k_end_values(const u8k_dec_k *k, u8k_v w, u8k_v p1, u8k_v p2,
     return be ? v_bswap16(v) : v;
 }
 
+/* The VW bytes at p (ASCII) as VW units at unit o of the output: dst32
+ * when wide, else dst (big-endian under be). */
+U8K_INLINE void u8k_widen_units(uint16_t *dst, uint32_t *dst32, size_t o, const unsigned char *p,
+                                bool wide, bool be)
+{
+    if (wide)
+        v_load_widen32(dst32 + o, p);
+    else
+        v_load_widen16(dst + o, p, be);
+}
+
 /* Stores the units of the characters that end in block w (bit k of e:
  * one ends at byte k, or a high surrogate) after the block prev, in
  * order, at dst or dst32 (wide); writes at most VW units; returns how
@@ -447,10 +458,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             if (!trusted && v_any(v_subs(prev, st.tailmax)))
                 goto bad;
             for (;;) {
-                if (wide)
-                    v_load_widen32(dst32 + o, src + b);
-                else
-                    v_load_widen16(dst + o, src + b, be);
+                u8k_widen_units(dst, dst32, o, src + b, wide, be);
                 o += VW;
                 b += VW;
                 prev = w;
@@ -473,10 +481,7 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
             size_t a = (size_t)__builtin_ctzll(high);
             if (!trusted && v_any(v_subs(prev, st.tailmax)))
                 goto bad;
-            if (wide)
-                v_load_widen32(dst32 + o, src + b);
-            else
-                v_load_widen16(dst + o, src + b, be);
+            u8k_widen_units(dst, dst32, o, src + b, wide, be);
             o += a;
             b += a;
             done = b;
@@ -620,10 +625,7 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
              * a stretch between lone bytes), the rest to the block loop */
             if (v_high(w) != 0 || ++quiet > U8K_LONE_QUIET || v_any(v_subs(prev, st.tailmax)))
                 break;
-            if (wide)
-                v_load_widen32(dst32 + o, src + b);
-            else
-                v_load_widen16(dst + o, src + b, be);
+            u8k_widen_units(dst, dst32, o, src + b, wide, be);
             o += VW;
             b += VW;
             done = b;
@@ -640,10 +642,7 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
              * is the one of the ASCII step above: one step for both, as
              * in simd/compress.h, took AVX2 0.78-0.97x on Latin-1 read as
              * UTF-8.) */
-            if (wide)
-                v_load_widen32(dst32 + o, src + b);
-            else
-                v_load_widen16(dst + o, src + b, be);
+            u8k_widen_units(dst, dst32, o, src + b, wide, be);
             for (; lone != 0; lone &= lone - 1) {
                 size_t j = o + (size_t)__builtin_ctzll(lone);
                 if (wide)
