@@ -80,7 +80,8 @@ U8K_INLINE size_t u8k_keep_bytes(unsigned char *d, u8k_v x, unsigned keep)
     return n + (size_t)__builtin_popcount(hi);
 }
 
-/* Latin-1 -> UTF-8, 16 bytes per step: an ASCII block is copied; in
+/* Latin-1 -> UTF-8, 16 bytes per step: an ASCII block is copied (a run
+ * of them 64 bytes a step); in
  * another each half of 8 is widened to 16-bit lanes, a byte b >= 80
  * becomes the lane C0|b>>6 | (80|b&3F) << 8 (C2 or C3, then its tail),
  * and one shuffle by u8k_l1_rows[its high bits] drops the empty high
@@ -89,6 +90,7 @@ static utf8kit_result u8k_latin1_to_utf8_shuffle(const unsigned char *src, size_
                                                  unsigned char *dst, size_t cap)
 {
     size_t i = 0, o = 0;
+    unsigned quiet = 0;
     utf8kit_result r;
     while (i + VW <= len && o + 2 * VW <= cap) {
         u8k_v w = v_load(src + i);
@@ -97,8 +99,29 @@ static utf8kit_result u8k_latin1_to_utf8_shuffle(const unsigned char *src, size_
             v_store(dst + o, w);
             i += VW;
             o += VW;
+            /* From the second ASCII block in a row: 4 blocks a step
+             * while they are ASCII. Mostly-ASCII text converts
+             * 1.36x as fast (Esperanto; German 1.05x, SSE4.2, Intel
+             * Xeon, session 34); entered after every ASCII block, the
+             * step cost French, where most such blocks stand alone,
+             * 5-8%. */
+            if (++quiet < 2)
+                continue;
+            while (i + 4 * VW <= len && o + 4 * VW <= cap) {
+                u8k_v a = v_load(src + i), b = v_load(src + i + VW);
+                u8k_v c = v_load(src + i + 2 * VW), d = v_load(src + i + 3 * VW);
+                if (v_high(v_or(v_or(a, b), v_or(c, d))) != 0)
+                    break;
+                v_store(dst + o, a);
+                v_store(dst + o + VW, b);
+                v_store(dst + o + 2 * VW, c);
+                v_store(dst + o + 3 * VW, d);
+                i += 4 * VW;
+                o += 4 * VW;
+            }
             continue;
         }
+        quiet = 0;
         for (int h = 0; h < 2; h++) {
             u8k_v x = v_widen16(w, h);
             u8k_v two = v_or(v_or(v_shr16(x, 6), v_splat16(0x80C0)),
