@@ -223,7 +223,7 @@ typedef struct {
 /* A run of 3-byte characters (CJK text), from a character start at s,
  * VW / 4 characters a step: 4 in each 128-bit part of the vector, from
  * 12 bytes each (v_load_three, which the kernel file gives, with
- * v_store_units16, when U8K_THREE_RUNS). A step goes on while its bytes
+ * v_store_units16, when it defines U8K_THREE_RUNS 1). A step goes on while its bytes
  * are forms 1110xxxx 10xxxxxx 10xxxxxx (one mask, one compare) whose
  * values are neither below U+0800 (overlong) nor U+D800..DFFF. One byte
  * shuffle puts each character in a 32-bit lane as tail2, tail1, lead, 0,
@@ -232,11 +232,20 @@ typedef struct {
  * byte, 2 of them no character's end. Returns the bytes taken (their
  * units, a third as many, are at d, which has room for `room` units). */
 #define U8K_THREE_STEP (3 * VW / 4)
-/* Only with 32-byte blocks: with 16-byte ones (SSE4.2, NEON) the runs
- * made Chinese 2.2x faster but Hindi, Thai and Wikipedia's Chinese 10-20%
- * slower (a 16-byte block without ASCII is often a single word, and the
- * 16 registers of SSE4.2 then no longer hold the loop). */
-#define U8K_THREE_RUNS (VW >= 32)
+/* AVX2 and SSE4.2 take the runs; NEON, not measured, does not. With
+ * 16-byte blocks (SSE4.2) the block loop hands the run to its caller, as
+ * it does the 4-byte path, and only when the 32 bytes after the block
+ * have no ASCII either: called from the loop (and at every block without
+ * ASCII), the runs made Chinese 2.2x faster but Hindi, Thai and
+ * Wikipedia's Chinese 10-20% slower (a 16-byte block without ASCII is
+ * often a single word, and the 16 registers of SSE4.2 then no longer
+ * hold the loop). Handed over, Lipsum Chinese converts 2.2x as fast,
+ * Japanese 1.6x, Wikipedia's Chinese and Japanese 1.2x, Lipsum Hindi
+ * 0.86x (SSE4.2, Intel Xeon, session 34; its 16-byte blocks without
+ * ASCII now pay the look ahead). */
+#ifndef U8K_THREE_RUNS
+#define U8K_THREE_RUNS 0
+#endif
 #if U8K_THREE_RUNS
 static const unsigned char u8k_three_form[16] = {0xF0, 0xC0, 0xC0, 0xF0, 0xC0, 0xC0, 0xF0, 0xC0,
                                                  0xC0, 0xF0, 0xC0, 0xC0, 0, 0, 0, 0};
@@ -494,15 +503,8 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
         if (v_any(v_subs(w, k.sef))) {
             /* over to u8k_pext_four, through the caller (a call
              * here would cost this loop its vector registers) */
-            at->b = b;
-            at->o = o;
-            at->done = done;
-            at->od = od;
-            at->prev = prev;
-            at->pm2 = pm2;
-            at->pe0 = pe0;
             *next = U8K_NEXT_FOUR;
-            return u8k_res(UTF8KIT_OK, 0, 0, 0);
+            goto hand;
         }
         U8K_PEXT_MASKS(w, pm2, pe0, st, k);
         if ((e0 | pe0 >> (VW - 2)) == 0) {
@@ -534,16 +536,25 @@ U8K_INLINE utf8kit_result u8k_utf8_to_units_pext(const unsigned char *src, size_
         /* A block with no ASCII byte and 3-byte characters: the text
          * after it goes to u8k_three_run while it is such characters,
          * then the blocks go on from where that stopped (a character
-         * start, after nothing pending). */
-        if (high == U8K_BLOCK_BITS && e0 != 0) {
-            size_t t = u8k_three_run(src + done, len - done,
-                                     wide ? (void *)(dst32 + o) : (void *)(dst + o), cap - o, be,
-                                     wide);
-            if (t != 0) {
-                b = done += t;
-                od = o += t / 3;
-                prev = v_splat(0);
-                pm2 = pe0 = 0;
+         * start, after nothing pending). With 16-byte blocks only when
+         * the next two have no ASCII either, and through the caller. */
+        if (high == U8K_BLOCK_BITS && e0 != 0 &&
+            (VW >= 32 || (b + 2 * VW <= len &&
+                          (v_high(v_load(src + b)) & v_high(v_load(src + b + VW))) ==
+                              U8K_BLOCK_BITS))) {
+            if (VW >= 32) {
+                size_t t = u8k_three_run(src + done, len - done,
+                                         wide ? (void *)(dst32 + o) : (void *)(dst + o), cap - o,
+                                         be, wide);
+                if (t != 0) {
+                    b = done += t;
+                    od = o += t / 3;
+                    prev = v_splat(0);
+                    pm2 = pe0 = 0;
+                }
+            } else {
+                *next = U8K_NEXT_THREE;
+                goto hand;
             }
         }
 #endif
@@ -552,6 +563,15 @@ rest:
     r = wide ? u8k_scalar_utf8_to_utf32(src + done, len - done, dst32 + od, cap - od, flags)
              : u8k_scalar_utf8_to_utf16(src + done, len - done, dst + od, cap - od, flags);
     return u8k_shift(r, done, od);
+hand:
+    at->b = b;
+    at->o = o;
+    at->done = done;
+    at->od = od;
+    at->prev = prev;
+    at->pm2 = pm2;
+    at->pe0 = pe0;
+    return u8k_res(UTF8KIT_OK, 0, 0, 0);
 bad:
     if (!(flags & U8K_REPL))
         goto rest;
@@ -721,7 +741,8 @@ U8K_REPAIR_STEP(u8k_pext_repair, u8k_pext_lone)
  * of the rest, does not pay its set-up (stack frame, constants). Before
  * it, u8k_ascii_head widens the ASCII blocks at the start and returns how
  * many bytes (= units) they hold; what follows them starts a character.
- * The block loop alternates with u8k_pext_four, and with
+ * The block loop alternates with u8k_pext_four, with u8k_three_run (16-byte
+ * blocks), and with
  * u8k_units_replace at each error under U8K_REPL, after which the blocks
  * go on from a character start with nothing pending. */
 U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t len, void *out,
@@ -735,6 +756,21 @@ U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t l
             r.replaced += at.rep;
             return r;
         }
+#if U8K_THREE_RUNS
+        if (next == U8K_NEXT_THREE) {
+            const size_t us = wide ? 4 : 2;
+            size_t t = u8k_three_run(src + at.done, len - at.done,
+                                     (unsigned char *)out + at.od * us, cap - at.od,
+                                     !wide && (flags & U8K_BE) != 0, wide);
+            if (t != 0) {
+                at.b = at.done += t;
+                at.o = at.od += t / 3;
+                at.prev = v_splat(0);
+                at.pm2 = at.pe0 = 0;
+            }
+            continue;
+        }
+#endif
         if (next == U8K_NEXT_FOUR) {
             at.pf0 = 0;
             if (u8k_pext_four(src, len, out, cap, !wide && (flags & U8K_BE) != 0,

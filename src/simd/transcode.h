@@ -117,9 +117,10 @@ U8K_INLINE utf8kit_result u8k_latin1_rest(const unsigned char *src, size_t i, si
 /* What a UTF-8 -> UTF-16/32 block loop hands its caller (a call in the
  * loop would cost it its vector registers, which every call clobbers):
  * nothing (its result is the answer), a block of 4-byte characters for
- * the caller's 4-byte path, or an input error to replace
- * (u8k_units_replace). */
-enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL };
+ * the caller's 4-byte path, an input error to replace
+ * (u8k_units_replace), or a run of 3-byte characters (simd/pext.h with
+ * 16-byte blocks: u8k_three_run). */
+enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL, U8K_NEXT_THREE };
 
 /* An input error found by a UTF-8 -> UTF-16 (wide: UTF-32) block loop
  * under U8K_REPL (internal.h): the scalar kernel goes on from *done (a

@@ -312,6 +312,7 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
     return v;
 }
 
+#define U8K_THREE_RUNS 1
 /* For the runs of 3-byte characters of simd/pext.h: 12 bytes from p in
  * the low 128-bit lane, 12 from p + 12 in the high one (each lane's last
  * 4 bytes are not used; 28 bytes are read) */

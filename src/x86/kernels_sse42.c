@@ -242,6 +242,19 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
     return v;
 }
 
+#define U8K_THREE_RUNS 1
+/* For the runs of 3-byte characters of simd/pext.h: 12 bytes from p (16
+ * read) */
+U8K_INLINE u8k_v v_load_three(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+/* the 4 32-bit lanes of v (each below 0x10000) as 4 16-bit units at d */
+U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
+{
+    u8k_v u = _mm_packus_epi32(v, v);
+    if (be)
+        u = v_bswap16(u);
+    _mm_storel_epi64((__m128i *)(void *)d, u);
+}
+
 #define U8K_OWN_UTF8_TO_UTF16 1 /* from simd/pext.h */
 #define U8K_OWN_UTF8_TO_UTF32 1 /* from simd/pext.h */
 #define U8K_OWN_UTF16_TO_UTF8 1 /* from simd/shuffle_to_utf8.h */
