@@ -25,8 +25,8 @@
  * with "/r" appended for the REPLACE policy (the input file is read as
  * the source encoding). -s times strings of 8..64 bytes cut from the file
  * at character starts (as bench.c does), one call each; for UTF-16LE
- * input, strings of 8..64 units, never between the halves of a pair (a
- * unit more then). -a puts the input
+ * and UTF-32 input, strings of 8..64 units, never between the halves of
+ * a pair (a unit more then). -a puts the input
  * and the output that many bytes past a 4096-byte boundary (default
  * 0,0); bench.c's buffers come from malloc, 16 past one for big ones.
  * UTF8KIT_FORCE_IMPL applies to both libraries.
@@ -150,29 +150,31 @@ static double pass(const struct lib *l, const struct input *in, void *out, size_
     return t / (double)reps;
 }
 
-/* UTF-16LE input: n strings of 8 to 64 units, at places drawn as in
- * bench_cut_short, never between the halves of a pair (offsets and
- * lengths in bytes). */
-static void cut_short16(const unsigned char *data, size_t len, size_t n, size_t *off,
-                        size_t *slen)
+/* UTF-16LE (unit 2) or UTF-32 (unit 4) input: n strings of 8 to 64
+ * units, at places drawn as in bench_cut_short, never between the halves
+ * of a UTF-16 pair (offsets and lengths in bytes). */
+static void cut_short_units(const unsigned char *data, size_t len, size_t unit, size_t n,
+                            size_t *off, size_t *slen)
 {
     unsigned long long r = 88172645463325252ull;
-    size_t units = len / 2, k;
+    size_t units = len / unit, k;
 #define U16_AT(i) ((unsigned)data[2 * (i)] | (unsigned)data[2 * (i) + 1] << 8)
+#define LOW_HALF(i) (unit == 2 && (U16_AT(i) & 0xFC00u) == 0xDC00u)
     for (k = 0; k < n; k++) {
         size_t o, l;
         r ^= r << 13;
         r ^= r >> 7;
         r ^= r << 17;
         o = (size_t)(r % (units - 80));
-        if ((U16_AT(o) & 0xFC00u) == 0xDC00u)
+        if (LOW_HALF(o))
             o++;
         l = 8 + (size_t)((r >> 32) % 57);
-        if (o + l < units && (U16_AT(o + l) & 0xFC00u) == 0xDC00u)
+        if (o + l < units && LOW_HALF(o + l))
             l++;
-        off[k] = 2 * o;
-        slen[k] = 2 * l;
+        off[k] = unit * o;
+        slen[k] = unit * l;
     }
+#undef LOW_HALF
 #undef U16_AT
 }
 
@@ -184,8 +186,8 @@ static void cut_short(struct input *in, size_t n, size_t unit)
         fprintf(stderr, "utf8kit_ab: out of memory\n");
         exit(1);
     }
-    if (unit == 2)
-        cut_short16(in->data, in->len, n, in->off, in->slen);
+    if (unit > 1)
+        cut_short_units(in->data, in->len, unit, n, in->off, in->slen);
     else
         bench_cut_short(in->data, in->len, n, in->off, in->slen);
     in->nshort = n;
@@ -270,8 +272,8 @@ int main(int argc, char **argv)
         in.data = src + in_off;
         in.len = len;
         if (shorts) {
-            if (len < 200 || ops[op_index].unit == 4) {
-                fprintf(stderr, "utf8kit_ab: -s needs UTF-8, Latin-1 or UTF-16 input of 200 bytes or more\n");
+            if (len < 200 * ops[op_index].unit) {
+                fprintf(stderr, "utf8kit_ab: -s needs an input of 200 units or more\n");
                 return 2;
             }
             cut_short(&in, 20000, ops[op_index].unit);

@@ -13,14 +13,14 @@
  *    (v_narrow16, v_narrow32);
  *  - all below U+0800: each unit's 1 or 2 bytes at the end of its 16-bit
  *    slot, packed 8 slots at a time by one byte shuffle (u8k_pack2 of
- *    simd/utf8_pack4.h), and so on while the blocks are such (UTF-16:
- *    u8k_two_run);
+ *    simd/utf8_pack4.h), and so on while the blocks are such
+ *    (u8k_two_run);
  *  - otherwise each unit's 1 to 3 bytes are among the 4 bytes of a
  *    32-bit slot, a surrogate pair's 4 bytes as 2 in the slot of each
  *    half, packed 4 slots at a time by one byte shuffle from a table
  *    indexed by their lengths (u8k_pack3), each 16-byte store
- *    overwriting the unused end of the one before (UTF-16: and so on
- *    while the blocks are such, u8k_bmp_run). (The per-slot UTF-8
+ *    overwriting the unused end of the one before (and so on while the
+ *    blocks are such, u8k_bmp_run). (The per-slot UTF-8
  *    bytes and the table of shuffles follow the idea of Lemire and Muła,
  *    "Transcoding Billions of Unicode Characters per Second with SIMD
  *    Instructions", Software: Practice and Experience 52(2), 2022; the
@@ -459,22 +459,38 @@ U8K_INLINE size_t u8k_two_units(const u8k_enc_k *k, const u8k_units *u, unsigned
     return o;
 }
 
-/* A run of 16-unit blocks all below U+0800, from the one at s (known to
- * be such a block), to UTF-8 at dst (u8k_two_units), while the next
- * block starts at most `last` units on and less than `olast` bytes have
- * been written (the block loop's bounds, from s and dst). Returns the
- * bytes written and sets *took to the units taken (a multiple of 16).
- * Such a run skips the block loop's tests for ASCII and for 3-byte
- * units: text of 2-byte characters converts 1.16-1.19x as fast (AVX2,
- * SSE4.2; Intel Xeon, session 34). Out of line, with constants of its
- * own: as a loop inside the block loop it made gcc move the 3-byte
- * path's constants to the stack (Chinese 0.83x, AVX2). A call costs
- * short strings of 2-byte characters 4-5%. */
-static U8K_NOINLINE size_t u8k_two_run(const uint16_t *s, size_t last, unsigned char *dst,
-                                       size_t olast, bool be, size_t *took)
+/* The 16 units of the block at unit (or value) i of s: UTF-16 (big-endian
+ * in memory when be), or UTF-32 (w32: values saturated to 16 bits, as
+ * u8k_load_units32). *top gets the OR of the units, in 16-bit lanes for
+ * UTF-16 and 32-bit lanes for UTF-32. */
+U8K_INLINE u8k_units u8k_load_any(const void *s, size_t i, bool be, bool w32, u8k_v *top)
+{
+    u8k_units u;
+    if (w32)
+        return u8k_load_units32((const uint32_t *)s + i, top);
+    u = u8k_load_units((const uint16_t *)s + i, be);
+    *top = u8k_units_or(&u);
+    return u;
+}
+
+/* A run of 16-unit blocks all below U+0800, from the one at unit (UTF-32:
+ * value) 0 of s (known to be such a block), to UTF-8 at dst
+ * (u8k_two_units), while the next block starts at most `last` units on
+ * and less than `olast` bytes have been written (the block loop's
+ * bounds, from s and dst). Returns the bytes written and sets *took to
+ * the units taken (a multiple of 16). Such a run skips the block loop's
+ * tests for ASCII and for 3-byte units: text of 2-byte characters
+ * converts 1.16-1.19x as fast from UTF-16, 1.14-1.24x from UTF-32 (AVX2
+ * and SSE4.2; Intel Xeon, session 34). Out of line, with constants of its own: as a loop inside
+ * the block loop it made gcc move the 3-byte path's constants to the
+ * stack (Chinese 0.83x, AVX2). A call costs short strings of 2-byte
+ * characters 4-5%. */
+static U8K_NOINLINE size_t u8k_two_run(const void *s, size_t last, unsigned char *dst,
+                                       size_t olast, bool be, bool w32, size_t *took)
 {
     u8k_enc_k k;
-    u8k_units u = u8k_load_units(s, be);
+    u8k_v top;
+    u8k_units u = u8k_load_any(s, 0, be, w32, &top);
     size_t i = 0, o = 0;
     u8k_enc_init(&k);
     for (;;) {
@@ -482,23 +498,25 @@ static U8K_NOINLINE size_t u8k_two_run(const uint16_t *s, size_t last, unsigned 
         i += 16;
         if (i > last || o >= olast)
             break;
-        u = u8k_load_units(s + i, be);
-        if (v_overlap(u8k_units_or(&u), v_splat16(0xF800)))
+        u = u8k_load_any(s, i, be, w32, &top);
+        if (w32 ? v_overlap(top, v_splat32(0xFFFFF800u)) : v_overlap(top, v_splat16(0xF800)))
             break;
     }
     *took = i;
     return o;
 }
 
-/* The same for a run of blocks with no surrogate and a unit from U+0800
- * on (u8k_bmp_units), from one such block at s: the tests for ASCII and
- * for 2-byte blocks skipped, text of 3-byte characters with ASCII spaces
- * and punctuation converts 1.12-1.22x as fast (the same machine). */
-static U8K_NOINLINE size_t u8k_bmp_run(const uint16_t *s, size_t last, unsigned char *dst,
-                                       size_t olast, bool be, size_t *took)
+/* The same for a run of blocks with a unit from U+0800 on, no surrogate
+ * (UTF-32: and no value above FFFF) (u8k_bmp_units), from one such block
+ * at s: the tests for ASCII and for 2-byte blocks skipped, text of
+ * 3-byte characters with ASCII spaces and punctuation converts 1.12-1.22x
+ * as fast from UTF-16, 1.0-1.2x from UTF-32 (the same machine). */
+static U8K_NOINLINE size_t u8k_bmp_run(const void *s, size_t last, unsigned char *dst,
+                                       size_t olast, bool be, bool w32, size_t *took)
 {
     u8k_enc_k k;
-    u8k_units u = u8k_load_units(s, be);
+    u8k_v top;
+    u8k_units u = u8k_load_any(s, 0, be, w32, &top);
     size_t i = 0, o = 0;
     u8k_enc_init(&k);
     for (;;) {
@@ -506,8 +524,11 @@ static U8K_NOINLINE size_t u8k_bmp_run(const uint16_t *s, size_t last, unsigned 
         i += 16;
         if (i > last || o >= olast)
             break;
-        u = u8k_load_units(s + i, be);
-        if (!v_overlap(u8k_units_or(&u), v_splat16(0xF800)) || u8k_any_surrogate(&k, &u))
+        u = u8k_load_any(s, i, be, w32, &top);
+        if (w32 ? !v_overlap(top, v_splat32(0xFFFFF800u)) || v_overlap(top, v_splat32(0xFFFF0000u))
+                : !v_overlap(top, v_splat16(0xF800)))
+            break;
+        if (u8k_any_surrogate(&k, &u))
             break;
     }
     *took = i;
@@ -569,7 +590,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
         }
         if (!v_overlap(any, v_splat16(0xF800))) {
             size_t t;
-            o += u8k_two_run(src + i, ilast - i, dst + o, olim - o, be, &t);
+            o += u8k_two_run(src + i, ilast - i, dst + o, olim - o, be, false, &t);
             i += t;
             continue;
         }
@@ -633,7 +654,7 @@ U8K_INLINE utf8kit_result u8k_utf16_to_utf8_shuffle_loop(const uint16_t *src, si
              * otherwise, and emoji with unpaired surrogates lost 19%
              * on SSE4.2) */
             size_t t;
-            o += u8k_bmp_run(src + i, ilast - i, dst + o, olim - o, be, &t);
+            o += u8k_bmp_run(src + i, ilast - i, dst + o, olim - o, be, false, &t);
             i += t;
         } else {
             o += u8k_bmp_units(&k, &u, dst + o);
@@ -742,8 +763,9 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
         }
         if (!v_overlap(any, v_splat32(0xFFFFF800u))) {
             /* all below U+0800 */
-            o += u8k_two_units(&k, &u, dst + o);
-            i += 16;
+            size_t t;
+            o += u8k_two_run(src + i, ilast - i, dst + o, olim - o, false, true, &t);
+            i += t;
             continue;
         }
         sur = u8k_any_surrogate(&k, &u);
@@ -769,8 +791,15 @@ U8K_NOINLINE static utf8kit_result simd_utf32_to_utf8_shuffle_long(const uint32_
                 continue;
             return u8k_to8_shift_rep(r, i, o, rep);
         }
-        o += u8k_bmp_units(&k, &u, dst + o);
-        i += 16;
+        if (ilast - i >= 48) {
+            /* (as in the UTF-16 loop) */
+            size_t t;
+            o += u8k_bmp_run(src + i, ilast - i, dst + o, olim - o, false, true, &t);
+            i += t;
+        } else {
+            o += u8k_bmp_units(&k, &u, dst + o);
+            i += 16;
+        }
     }
     /* The last 1..15 values, when the 16 ending them are all ASCII: one
      * block ending at the end, rewriting the same bytes for the values it
