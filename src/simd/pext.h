@@ -205,6 +205,19 @@ typedef struct {
     size_t rep; /* errors replaced (U8K_REPL) */
 } u8k_pext_at;
 
+/* Where a loop stands, to *at (rep and pf0 left as they are). */
+U8K_INLINE void u8k_pext_at_put(u8k_pext_at *at, size_t b, size_t o, size_t done, size_t od,
+                                u8k_v prev, uint64_t pm2, uint64_t pe0)
+{
+    at->b = b;
+    at->o = o;
+    at->done = done;
+    at->od = od;
+    at->prev = prev;
+    at->pm2 = pm2;
+    at->pe0 = pe0;
+}
+
 /* The masks of block w after the block of *at: bytes 80..FF (high),
  * tails 80..BF, leads C0..DF (m2), E0..FF (e0); and the character ends
  * of 1 and 2 bytes: ASCII, a tail one after a 2-byte lead (the callers
@@ -223,14 +236,15 @@ typedef struct {
 /* A run of 3-byte characters (CJK text), from a character start at s,
  * VW / 4 characters a step: 4 in each 128-bit part of the vector, from
  * 12 bytes each (v_load_three, which the kernel file gives, with
- * v_store_units16, when it defines U8K_THREE_RUNS 1). A step goes on while its bytes
- * are forms 1110xxxx 10xxxxxx 10xxxxxx (one mask, one compare) whose
- * values are neither below U+0800 (overlong) nor U+D800..DFFF. One byte
- * shuffle puts each character in a 32-bit lane as tail2, tail1, lead, 0,
- * and the value is then tail2 & 3F | (lane >> 2) & FC0 | (lane >> 4) &
- * F000. This takes 3 bytes a unit where the block loop works on every
- * byte, 2 of them no character's end. Returns the bytes taken (their
- * units, a third as many, are at d, which has room for `room` units). */
+ * v_store_units16, when it defines U8K_THREE_RUNS 1). A step goes on
+ * while its bytes are forms 1110xxxx 10xxxxxx 10xxxxxx (one mask, one
+ * compare) whose values are neither below U+0800 (overlong) nor
+ * U+D800..DFFF. One byte shuffle puts each character in a 32-bit lane as
+ * tail2, tail1, lead, 0, and the value is then tail2 & 3F | (lane >> 2) &
+ * FC0 | (lane >> 4) & F000. This takes 3 bytes a unit where the block
+ * loop works on every byte, 2 of them no character's end. Returns the
+ * bytes taken (their units, a third as many, are at d, which has room
+ * for `room` units). */
 #define U8K_THREE_STEP (3 * VW / 4)
 /* AVX2 and SSE4.2 take the runs; NEON, not measured, does not. With
  * 16-byte blocks (SSE4.2) the block loop hands the run to its caller, as
@@ -415,13 +429,7 @@ static U8K_NOINLINE bool u8k_pext_four(const unsigned char *src, size_t len, voi
             }
         }
     }
-    at->b = b;
-    at->o = o;
-    at->done = done;
-    at->od = od;
-    at->prev = prev;
-    at->pm2 = pm2;
-    at->pe0 = pe0;
+    u8k_pext_at_put(at, b, o, done, od, prev, pm2, pe0);
     at->pf0 = pf0;
     return more;
 }
@@ -564,13 +572,7 @@ rest:
              : u8k_scalar_utf8_to_utf16(src + done, len - done, dst + od, cap - od, flags);
     return u8k_shift(r, done, od);
 hand:
-    at->b = b;
-    at->o = o;
-    at->done = done;
-    at->od = od;
-    at->prev = prev;
-    at->pm2 = pm2;
-    at->pe0 = pe0;
+    u8k_pext_at_put(at, b, o, done, od, prev, pm2, pe0);
     return u8k_res(UTF8KIT_OK, 0, 0, 0);
 bad:
     if (!(flags & U8K_REPL))
@@ -741,10 +743,10 @@ U8K_REPAIR_STEP(u8k_pext_repair, u8k_pext_lone)
  * of the rest, does not pay its set-up (stack frame, constants). Before
  * it, u8k_ascii_head widens the ASCII blocks at the start and returns how
  * many bytes (= units) they hold; what follows them starts a character.
- * The block loop alternates with u8k_pext_four, with u8k_three_run (16-byte
- * blocks), and with
- * u8k_units_replace at each error under U8K_REPL, after which the blocks
- * go on from a character start with nothing pending. */
+ * The block loop alternates with u8k_pext_four, with u8k_three_run
+ * (16-byte blocks), and with u8k_units_replace at each error under
+ * U8K_REPL, after which the blocks go on from a character start with
+ * nothing pending. */
 U8K_INLINE utf8kit_result u8k_long_units_pext(const unsigned char *src, size_t len, void *out,
                                               size_t cap, unsigned flags, bool wide)
 {

@@ -481,10 +481,12 @@ U8K_INLINE u8k_units u8k_load_any(const void *s, size_t i, bool be, bool w32, u8
  * the units taken (a multiple of 16). Such a run skips the block loop's
  * tests for ASCII and for 3-byte units: text of 2-byte characters
  * converts 1.16-1.19x as fast from UTF-16, 1.14-1.24x from UTF-32 (AVX2
- * and SSE4.2; Intel Xeon, session 34). Out of line, with constants of its own: as a loop inside
- * the block loop it made gcc move the 3-byte path's constants to the
- * stack (Chinese 0.83x, AVX2). A call costs short strings of 2-byte
- * characters 4-5%. */
+ * and SSE4.2; Intel Xeon, session 34). Out of line, with constants of
+ * its own: as a loop inside the block loop it made gcc move the 3-byte
+ * path's constants to the stack (Chinese 0.83x, AVX2). A call costs
+ * short strings of 2-byte characters 4-5%. (This and u8k_bmp_run share
+ * their frame; as one inline body for both, gcc placed SSE4.2's 3-byte
+ * loop otherwise, and Chinese converted 13% slower.) */
 static U8K_NOINLINE size_t u8k_two_run(const void *s, size_t last, unsigned char *dst,
                                        size_t olast, bool be, bool w32, size_t *took)
 {

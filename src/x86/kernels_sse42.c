@@ -245,7 +245,10 @@ U8K_INLINE u8k_v v_pin(u8k_v v)
 #define U8K_THREE_RUNS 1
 /* For the runs of 3-byte characters of simd/pext.h: 12 bytes from p (16
  * read) */
-U8K_INLINE u8k_v v_load_three(const unsigned char *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+U8K_INLINE u8k_v v_load_three(const unsigned char *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
 /* the 4 32-bit lanes of v (each below 0x10000) as 4 16-bit units at d */
 U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
 {
