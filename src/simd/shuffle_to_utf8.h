@@ -485,8 +485,9 @@ U8K_INLINE u8k_units u8k_load_any(const void *s, size_t i, bool be, bool w32, u8
  * its own: as a loop inside the block loop it made gcc move the 3-byte
  * path's constants to the stack (Chinese 0.83x, AVX2). A call costs
  * short strings of 2-byte characters 4-5%. (This and u8k_bmp_run share
- * their frame; as one inline body for both, gcc placed SSE4.2's 3-byte
- * loop otherwise, and Chinese converted 13% slower.) */
+ * the shape of their loop; written as one inline body for both, gcc
+ * placed SSE4.2's 3-byte loop otherwise, and Chinese converted 13%
+ * slower.) */
 static U8K_NOINLINE size_t u8k_two_run(const void *s, size_t last, unsigned char *dst,
                                        size_t olast, bool be, bool w32, size_t *took)
 {
