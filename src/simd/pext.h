@@ -666,11 +666,7 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
              * UTF-8.) */
             u8k_widen_units(dst, dst32, o, src + b, wide, be);
             for (; lone != 0; lone &= lone - 1) {
-                size_t j = o + (size_t)__builtin_ctzll(lone);
-                if (wide)
-                    dst32[j] = UTF8KIT_REPLACEMENT_CHARACTER;
-                else
-                    dst[j] = be ? 0xFDFFu : 0xFFFDu;
+                u8k_put_fffd(dst, o + (size_t)__builtin_ctzll(lone), wide, be);
                 rep++;
             }
             o += VW;
@@ -703,11 +699,8 @@ U8K_INLINE bool u8k_pext_lone(const unsigned char *src, size_t len, size_t *done
                     * what was stored past o is overwritten later) */
         /* each lone byte's unit: the ends before it are the units before it */
         for (; lone != 0; lone &= lone - 1) {
-            size_t j = o + (size_t)__builtin_popcountll(e & ((lone & -lone) - 1));
-            if (wide)
-                dst32[j] = UTF8KIT_REPLACEMENT_CHARACTER;
-            else
-                dst[j] = be ? 0xFDFFu : 0xFFFDu;
+            u8k_put_fffd(dst, o + (size_t)__builtin_popcountll(e & ((lone & -lone) - 1)), wide,
+                         be);
             rep++;
         }
         o += u;

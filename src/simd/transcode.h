@@ -122,6 +122,16 @@ U8K_INLINE utf8kit_result u8k_latin1_rest(const unsigned char *src, size_t i, si
  * 16-byte blocks: u8k_three_run). */
 enum { U8K_NEXT_NONE, U8K_NEXT_FOUR, U8K_NEXT_REPL, U8K_NEXT_THREE };
 
+/* U+FFFD as unit j of out: UTF-32 (wide), else UTF-16 (big-endian in
+ * memory when be). */
+U8K_INLINE void u8k_put_fffd(void *out, size_t j, bool wide, bool be)
+{
+    if (wide)
+        ((uint32_t *)out)[j] = UTF8KIT_REPLACEMENT_CHARACTER;
+    else
+        ((uint16_t *)out)[j] = be ? 0xFDFFu : 0xFFFDu;
+}
+
 /* An input error found by a UTF-8 -> UTF-16 (wide: UTF-32) block loop
  * under U8K_REPL (internal.h): the scalar kernel goes on from *done (a
  * character start after valid text, *od units stored) to the error,
@@ -147,10 +157,7 @@ static U8K_NOINLINE bool u8k_units_replace(const unsigned char *src, size_t len,
     w = u + r.written;
     if (!u8k_repl_error(r.status) || w >= cap)
         return false;
-    if (wide)
-        ((uint32_t *)out)[w] = UTF8KIT_REPLACEMENT_CHARACTER;
-    else
-        ((uint16_t *)out)[w] = (flags & U8K_BE) ? 0xFDFFu : 0xFFFDu;
+    u8k_put_fffd(out, w, wide, (flags & U8K_BE) != 0);
     *done = d + rd + r.error_len;
     *od = w + 1;
     *rep += 1;
