@@ -184,6 +184,39 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     }
 }
 
+/* UTF-8 -> Latin-1 under REPLACE or SKIP, writing: the flags with which
+ * the scalar kernel writes the substitute (or under SKIP nothing) for an
+ * error or a character above U+00FF itself and goes on (U8K_L1_SUB), as
+ * drive() would; else 0. x: what REPLACE writes, NULL for the typed '?'.
+ * (Text of other scripts, every character unrepresentable, went a
+ * character per call of the kernel: Russian 0.33 GB/s.) */
+U8K_INLINE unsigned l1_flags(enum pair p, utf8kit_policy pol, const struct u8k_subst *x,
+                             bool writing)
+{
+    if (p != P_U8_L1 || !writing)
+        return 0;
+    if (pol == UTF8KIT_SKIP)
+        return U8K_L1_SUB | U8K_L1_DROP;
+    if (pol != UTF8KIT_REPLACE)
+        return 0;
+    if (x == NULL)
+        return U8K_L1_SUB | (unsigned)'?' << 8;
+    if (x->sub_len == 1 && x->repl_len == 1 && x->repl[0] == x->sub[0])
+        return U8K_L1_SUB | (unsigned)x->sub[0] << 8;
+    return 0;
+}
+
+/* call_kernel, but with l1 (l1_flags, not 0) the scalar kernels' UTF-8 ->
+ * Latin-1 is the one that replaces itself (u8k_scalar_utf8_to_latin1_sub) */
+U8K_INLINE utf8kit_result call_scalar(const u8k_kernels *k, enum pair p, const unsigned char *s,
+                                      size_t n, unsigned char *d, size_t cap, unsigned flags,
+                                      unsigned l1)
+{
+    if (l1 != 0 && k == &u8k_scalar_kernels)
+        return u8k_scalar_utf8_to_latin1_sub(s, n, d, cap, flags | l1);
+    return call_kernel(k, p, s, n, d, cap, flags);
+}
+
 /* Scalar windows. Under REPLACE and SKIP, each error that a kernel does
  * not replace itself brings it back here, and the driver calls it again
  * after the error: all SIMD kernels for UTF-8 -> Latin-1 and under SKIP,
@@ -208,6 +241,77 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
 #define U8K_DENSE_RUN 2
 #define U8K_WINDOW 256
 
+/* Where a step of UTF-8 may end, at c of s or up to 3 bytes before: at a
+ * byte that is not a tail (80..BF), or after 4 tails. No character or
+ * maximal invalid subpart goes across it (each starts at the one byte of
+ * it that is not a tail, and holds 4 bytes at most), so each step
+ * converts as the whole input does, but that a sequence cut by the step's
+ * end reads as TRUNCATED there under STRICT (under REPLACE and SKIP it is
+ * a maximal subpart in the whole input too). */
+static size_t utf8_cut(const unsigned char *s, size_t c)
+{
+    size_t k;
+    for (k = 0; k < 4; k++)
+        if ((s[c - k] & 0xC0) != 0x80)
+            return c - k;
+    return c;
+}
+
+/* UTF-8 -> Latin-1 under REPLACE and SKIP (l1_flags): a window that
+ * replaced at least one character in L1_ENTER bytes is followed by steps
+ * of l1_step, while each replaces at least one in L1_DENSE bytes. The
+ * windows' scalar kernel replaces what it meets itself, but at about a
+ * character per 1-2 ns on text of other scripts (Russian 0.9 GB/s); a
+ * step converts L1_STEP bytes to UTF-32 by the active kernels under
+ * REPLACE, then narrows the units (below): 2-5 GB/s. With L1_ENTER 16
+ * and L1_DENSE 32, Czech (a character above U+00FF every 35 bytes) went
+ * at 1.6 GB/s (4.8 with these); with 64 and 128, English, which meets
+ * a dense window now and then, at 0.95x. */
+#define L1_STEP 2048
+#define L1_ENTER 32
+#define L1_DENSE 64
+static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
+                            utf8kit_policy pol, unsigned flags, const struct u8k_subst *x,
+                            utf8kit_encoding to, const utf8kit_result *first);
+
+/* s[0..n) (n <= L1_STEP, ending where no sequence goes across: utf8_cut)
+ * to Latin-1 at d, which has room for n bytes, under the flags l1 (not
+ * 0). Through UTF-32 under REPLACE each maximal invalid subpart is one
+ * U+FFFD, which Latin-1 cannot hold either; so every unit above 00FF is
+ * the substitute (under U8K_L1_DROP nothing) and counted: what drive()
+ * writes for the same input. */
+static U8K_NOINLINE utf8kit_result l1_step(const u8k_kernels *k, const unsigned char *s,
+                                           size_t n, unsigned char *d, unsigned l1)
+{
+    uint32_t u[L1_STEP];
+    utf8kit_result r = drive(P_U8_U32, s, n, u, L1_STEP, UTF8KIT_REPLACE, 0, NULL,
+                             UTF8KIT_UTF32, NULL);
+    size_t i, o = 0, rep = 0, m = r.written;
+    unsigned nb = 0;
+    unsigned char sub = U8K_L1_BYTE(l1);
+    if (k->narrow_sub != NULL) {
+        o = k->narrow_sub(d, u, m, sub, (l1 & U8K_L1_DROP) != 0, &rep);
+    } else if (l1 & U8K_L1_DROP) {
+        for (i = 0; i < m; i++) {
+            uint32_t c = u[i];
+            d[o] = (unsigned char)c;
+            o += c <= 0xFF;
+        }
+        rep = m - o;
+    } else {
+        /* (the units are at most 10FFFF: signed compares, which SSE2
+         * has; gcc vectorizes the loop at -O2) */
+        for (i = 0; i < m; i++) {
+            int32_t c = (int32_t)u[i];
+            d[i] = c > 0xFF ? sub : (unsigned char)c;
+            nb += c > 0xFF;
+        }
+        rep = nb;
+        o = m;
+    }
+    return u8k_res_rep(UTF8KIT_OK, r.read, o, rep);
+}
+
 /* The typed driver. Counts are in units of the pair. x: what REPLACE
  * writes; NULL for the typed functions' '?' in encoding `to`. first: the
  * result of a first call of the kernel on the whole input (an input
@@ -223,9 +327,11 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     size_t isz = in_size[p], osz = out_size[p];
     size_t pos = 0, w = 0, replaced = 0, el, pos0 = 0;
     unsigned repl = repl_flag(p, pol) | repair_flag(p, pol, x);
+    unsigned l1 = l1_flags(p, pol, x, d != NULL);
     /* scalar windows (above): writing, from UTF-8, with a SIMD kernel */
     bool windows = d != NULL && k != &u8k_scalar_kernels && isz == 1 && p != P_L1_U8;
     unsigned dense = 0; /* calls in a row that found an error near their start */
+    bool l1_dense = false; /* l1_step in place of the windows */
     utf8kit_status st;
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
@@ -237,19 +343,30 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
         if (first != NULL) {
             take(first, &st, &el, &pos, &w, &replaced);
             first = NULL;
+        } else if (l1_dense && len - pos > L1_STEP && cap - w >= L1_STEP) {
+            utf8kit_result t = l1_step(k, s + pos, utf8_cut(s + pos, L1_STEP), d + w, l1);
+            take(&t, &st, &el, &pos, &w, &replaced);
+            if (t.replaced * L1_DENSE < t.read)
+                l1_dense = false, dense = 0;
+            continue;
         } else if (dense >= U8K_DENSE_RUN && len - pos > U8K_WINDOW) {
-            utf8kit_result t = call_kernel(&u8k_scalar_kernels, p, s + pos, U8K_WINDOW,
-                                           d + w * osz, cap - w, flags);
+            utf8kit_result t = call_scalar(&u8k_scalar_kernels, p, s + pos, U8K_WINDOW,
+                                           d + w * osz, cap - w, flags, l1);
             pos0 = pos;
             take(&t, &st, &el, &pos, &w, &replaced);
             if (st == UTF8KIT_OK ||
                 (st == UTF8KIT_ERR_TRUNCATED && pos + el == pos0 + U8K_WINDOW)) {
-                dense = 0; /* at the end of the window, not of the input */
+                /* at the end of the window, not of the input; to
+                 * Latin-1, the steps follow a window that replaced many */
+                if (l1 != 0 && t.replaced * L1_ENTER >= U8K_WINDOW)
+                    l1_dense = true;
+                else
+                    dense = 0;
                 continue;
             }
         } else if (d != NULL) {
-            utf8kit_result t = call_kernel(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
-                                           flags | repl);
+            utf8kit_result t = call_scalar(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
+                                           flags | repl, l1);
             pos0 = pos;
             take(&t, &st, &el, &pos, &w, &replaced);
         } else {
@@ -1063,22 +1180,6 @@ static bool via_utf8(utf8kit_encoding from, utf8kit_encoding to, const unsigned 
 }
 
 /* ---- UCS-2, UTF-32 in the other byte order, CESU-8, MUTF-8: stretches ---- */
-
-/* Where a step of UTF-8 may end, at c of s or up to 3 bytes before: at a
- * byte that is not a tail (80..BF), or after 4 tails. No character or
- * maximal invalid subpart goes across it (each starts at the one byte of
- * it that is not a tail, and holds 4 bytes at most), so each step
- * converts as the whole input does, but that a sequence cut by the step's
- * end reads as TRUNCATED there under STRICT (under REPLACE and SKIP it is
- * a maximal subpart in the whole input too). */
-static size_t utf8_cut(const unsigned char *s, size_t c)
-{
-    size_t k;
-    for (k = 0; k < 4; k++)
-        if ((s[c - k] & 0xC0) != 0x80)
-            return c - k;
-    return c;
-}
 
 /* UTF-8 -> UTF-32 in the other byte order goes in steps of this many
  * input bytes, each reversed right after the kernel wrote it (at most 16

@@ -34,6 +34,7 @@ const u8k_kernels u8k_scalar_kernels = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };
 
 #ifdef UTF8KIT_HAVE_X86_SIMD
@@ -270,6 +271,7 @@ static const u8k_kernels first_kernels = {
     NULL, /* (cp1252_utf8 in convert.c goes on without) */
     NULL, /* (convert.c widens a byte at a time without) */
     NULL, /* (convert.c goes through UTF-8 without) */
+    NULL, /* (convert.c narrows in C without) */
 };
 
 /* Read directly by u8k_kernels_now (internal.h) on the hot paths. */

@@ -98,6 +98,15 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
  * flags as they are: the scalar kernel always stops at the first error
  * and reports it. */
 #define U8K_REPL 4u
+/* UTF-8 -> Latin-1 under REPLACE or SKIP, for
+ * u8k_scalar_utf8_to_latin1_sub only (no kernel reads them): for each
+ * input error but TRUNCATED and each character above U+00FF it writes the
+ * substitute byte in bits 8..15 of the flags (under U8K_L1_DROP nothing),
+ * counts it in .replaced and goes on: exactly what the driver would do
+ * with the scalar kernel's report. */
+#define U8K_L1_SUB 8u
+#define U8K_L1_DROP 16u
+#define U8K_L1_BYTE(flags) ((unsigned char)((flags) >> 8))
 
 /* A scan of bytes or of 16-bit or 32-bit units for the units kernel
  * (convert.c): byte j of the input, counted from its start, stops the scan
@@ -175,6 +184,13 @@ typedef struct u8k_kernels {
      * unit above max (FF or 7F); returns how many units. Or NULL:
      * convert.c goes through UTF-8. */
     size_t (*narrow)(unsigned char *d, const void *s, size_t n, bool wide, bool be, unsigned max);
+    /* The n host-order 32-bit units at s (each at most 10FFFF) as bytes
+     * at d (room for n): a unit above FF as the byte sub, or when drop as
+     * nothing. Returns the bytes written; *big gets the number of units
+     * above FF. Or NULL: convert.c narrows them in C (UTF-8 -> Latin-1
+     * under REPLACE and SKIP, l1_step). */
+    size_t (*narrow_sub)(unsigned char *d, const uint32_t *s, size_t n, unsigned char sub,
+                         bool drop, size_t *big);
 } u8k_kernels;
 
 extern const u8k_kernels u8k_scalar_kernels;
@@ -202,6 +218,11 @@ utf8kit_result u8k_scalar_latin1_to_utf8(const unsigned char *src, size_t len,
                                          unsigned char *dst, size_t cap);
 utf8kit_result u8k_scalar_utf8_to_latin1(const unsigned char *src, size_t len,
                                          unsigned char *dst, size_t cap, unsigned flags);
+/* u8k_scalar_utf8_to_latin1 that replaces what it cannot convert itself,
+ * as the flags say (U8K_L1_SUB above); convert.c calls it in place of the
+ * scalar kernel under REPLACE and SKIP. */
+utf8kit_result u8k_scalar_utf8_to_latin1_sub(const unsigned char *src, size_t len,
+                                             unsigned char *dst, size_t cap, unsigned flags);
 
 /* u8k_active returns the implementation in use, choosing it on first call
  * (src/dispatch.c). */

@@ -1099,6 +1099,69 @@ static void edge_matrix_windows(int q)
                 }
 }
 
+/* UTF-8 -> Latin-1 under REPLACE and SKIP: where the windows (above)
+ * replace many characters above U+00FF, the driver goes on in steps of
+ * about 2 KB through UTF-32 (convert.c, l1_step) while they stay dense,
+ * and neither their ends nor the way in and out may change anything.
+ * Here 0..3 ASCII bytes, then 5-8 KB of words of one class (Cyrillic,
+ * CJK, 4-byte, or a mix of U+00FF, U+0100 and others), with a
+ * sequence of `seqs` every `gap` bytes; typed, and through
+ * utf8kit_convert with substitutes (U+20AC: Latin-1 cannot hold it). */
+static void edge_matrix_l1(int q)
+{
+    static const uint32_t words[][4] = {{0x416, 0x44F, 0x431, 0x439},
+                                        {0x4E00, 0x8A9E, 0x5B57, 0x6587},
+                                        {0x1F600, 0x1F680, 0x10348, 0x10FFFF},
+                                        {0xFF, 0x100, 0xE9, 0x20AC}};
+    static const char *const seqs[] = {"C3 BF", "E4 B8", "F0 9F 98", "C0 80", "ED A0 80",
+                                       "80",    "F4 90 80 80", "FF", "C2"};
+    static const size_t gaps[] = {37, 301, 997, 5003};
+    static const uint32_t subs[] = {0, 0xBF, 0x20AC};
+    size_t pre, si, gi, k, n, next;
+    int cls;
+    unsigned char sq[8];
+    struct op o;
+    for (cls = 0; cls < 4; cls++)
+        for (pre = 0; pre < 4; pre++)
+            for (si = 0; si < sizeof seqs / sizeof seqs[0]; si++)
+                for (gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
+                    size_t sl = from_hex(seqs[si], sq), len = 5000 + (size_t)cls * 977 + pre * 11;
+                    unsigned w = 0;
+                    if (q && (cls + pre + si + gi) % 4)
+                        continue;
+                    n = 0;
+                    while (n < pre)
+                        gbuf[n++] = 'x';
+                    next = gaps[gi];
+                    while (n < len) {
+                        /* a word of 1-6 characters, then a space */
+                        for (k = 0; k < 1 + (w * 7 + cls) % 6; k++)
+                            n += put8(gbuf + n, words[cls][(w + k) % 4]);
+                        gbuf[n++] = ' ';
+                        w++;
+                        if (n >= next) {
+                            memcpy(gbuf + n, sq, sl);
+                            n += sl;
+                            next += gaps[gi];
+                        }
+                    }
+                    memset(&o, 0, sizeof o);
+                    o.kind = OP_U8_L1;
+                    for (o.opt.policy = UTF8KIT_REPLACE; o.opt.policy <= UTF8KIT_SKIP;
+                         o.opt.policy++)
+                        check_op(&o, gbuf, n, "latin-1 steps");
+                    o.kind = OP_CONVERT;
+                    o.from = UTF8KIT_UTF8;
+                    o.to = UTF8KIT_LATIN1;
+                    for (k = 0; k < sizeof subs / sizeof subs[0]; k++) {
+                        o.opt.substitute = subs[k];
+                        for (o.opt.policy = UTF8KIT_REPLACE; o.opt.policy <= UTF8KIT_SKIP;
+                             o.opt.policy++)
+                            check_op(&o, gbuf, n, "latin-1 steps");
+                    }
+                }
+}
+
 /* The same for UTF-16: units of one class (0 ASCII, 1 below U+0800, 2 BMP
  * above, 3 pairs, 4 a mix) up to 0..2 units before an edge of 8, 16, 32
  * or 64 units, a lone or paired surrogate, then 40 units or the end. */
@@ -1210,6 +1273,7 @@ int main(void)
         edge_matrix_four(q);
         edge_matrix_pairs(q);
         edge_matrix_windows(q);
+        edge_matrix_l1(q);
         edge_matrix16(q);
         edge_matrix_lone16(q);
         edge_matrix32(q);

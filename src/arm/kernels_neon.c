@@ -320,4 +320,5 @@ const u8k_kernels u8k_neon_kernels = {
     NULL,
     simd_widen,
     simd_narrow,
+    NULL,
 };

@@ -11,7 +11,9 @@
  * not, since valid input can hold one. Under U8K_TRUSTED the input was
  * promised valid; should it not be, each error becomes U+FFFD (nothing in
  * Latin-1, which cannot hold it) and the kernel goes on, never reading or
- * writing out of bounds.
+ * writing out of bounds. To Latin-1 under U8K_L1_SUB (out
+ * U8K_OUT_LATIN1_SUB) the kernel replaces, or drops, both kinds itself
+ * (but TRUNCATED) and counts them in .replaced.
  */
 #ifndef UTF8KIT_FROM_UTF8_H
 #define UTF8KIT_FROM_UTF8_H
@@ -33,7 +35,10 @@ U8K_INLINE uint16_t u8k_swap16_if(uint32_t v, bool swap)
     return (uint16_t)(swap ? ((v & 0xFFu) << 8 | (v >> 8 & 0xFFu)) : v);
 }
 
-enum u8k_out { U8K_OUT_UTF16, U8K_OUT_UTF32, U8K_OUT_LATIN1 };
+/* U8K_OUT_LATIN1_SUB: Latin-1 under U8K_L1_SUB, a loop of its own, so
+ * that the STRICT one stays as it was (with the substitution in it, the
+ * scalar kernel lost 14-30% on Latin text) */
+enum u8k_out { U8K_OUT_UTF16, U8K_OUT_UTF32, U8K_OUT_LATIN1, U8K_OUT_LATIN1_SUB };
 
 /* Stores code unit v (< 0x10000; <= 0xFF for Latin-1) at index j. */
 U8K_INLINE void u8k_put_unit(void *dst, enum u8k_out out, size_t j, uint32_t v, bool swap)
@@ -58,19 +63,43 @@ U8K_INLINE void u8k_put_unit(void *dst, enum u8k_out out, size_t j, uint32_t v, 
         memcpy(&w, src + i, 8);                                                             \
         if (w & U8K_HIGH_BITS)                                                              \
             break;                                                                          \
-        if (out == U8K_OUT_LATIN1)                                                          \
+        if (out >= U8K_OUT_LATIN1)                                                          \
             memcpy((unsigned char *)dst + j, src + i, 8);                                   \
         else                                                                                \
             for (k = 0; k < 8; k++)                                                         \
                 u8k_put_unit(dst, out, j + k, src[i + k], swap);                            \
     }
 
+/* u8k_from_utf8's result: rep errors replaced (only to Latin-1, under
+ * U8K_L1_SUB; elsewhere rep is the constant 0) */
+#define U8K_FROM_RES(st, i, j, n) (sub ? u8k_from_res(st, i, j, n, rep) : u8k_res(st, i, j, n))
+U8K_INLINE utf8kit_result u8k_from_res(utf8kit_status st, size_t i, size_t j, size_t n, size_t rep)
+{
+    utf8kit_result r = u8k_res(st, i, j, n);
+    r.replaced = rep;
+    return r;
+}
+
+/* Inside u8k_from_utf8, to Latin-1 under U8K_L1_SUB, with room for a
+ * byte: the substitute for a character above U+00FF (nothing under
+ * U8K_L1_DROP), counted. */
+#define U8K_SUB_UNIT()                                                                      \
+    do {                                                                                    \
+        if (!(flags & U8K_L1_DROP))                                                         \
+            u8k_put_unit(dst, out, j++, U8K_L1_BYTE(flags), swap);                          \
+        rep++;                                                                              \
+    } while (0)
+
 U8K_INLINE utf8kit_result u8k_from_utf8(const unsigned char *src, size_t len, void *dst,
                                         size_t cap, unsigned flags, enum u8k_out out)
 {
     bool swap = out == U8K_OUT_UTF16 && ((flags & U8K_BE) != 0) != U8K_HOST_BE;
     bool trusted = (flags & U8K_TRUSTED) != 0;
-    size_t i = 0, j = 0;
+    /* to Latin-1 under U8K_L1_SUB: errors and characters above U+00FF
+     * replaced here (rep of them) */
+    bool sub = out == U8K_OUT_LATIN1_SUB;
+    bool l1 = out >= U8K_OUT_LATIN1;
+    size_t i = 0, j = 0, rep = 0;
     while (i < len) {
         uint32_t cp;
         size_t n;
@@ -98,14 +127,18 @@ U8K_INLINE utf8kit_result u8k_from_utf8(const unsigned char *src, size_t len, vo
             if (b0 < 0xE0) {
                 /* C2..DF and a tail; C0, C1 and lone tails go below */
                 c = (b0 & 0x1Fu) << 6 | (b1 & 0x3Fu);
-                if (b0 < 0xC2 || !u8k_is_cont((unsigned char)b1) ||
-                    (out == U8K_OUT_LATIN1 && c > 0xFF))
+                if (sub && c > 0xFF && b0 >= 0xC2 && u8k_is_cont((unsigned char)b1)) {
+                    U8K_SUB_UNIT();
+                    i += 2;
+                    continue;
+                }
+                if (b0 < 0xC2 || !u8k_is_cont((unsigned char)b1) || (l1 && c > 0xFF))
                     break;
                 u8k_put_unit(dst, out, j++, c, swap);
                 i += 2;
                 continue;
             }
-            if (out == U8K_OUT_LATIN1)
+            if (l1 && !sub)
                 break; /* U+0800 and up, or an error */
             b2 = src[i + 2];
             if (b0 < 0xF0) {
@@ -114,7 +147,10 @@ U8K_INLINE utf8kit_result u8k_from_utf8(const unsigned char *src, size_t len, vo
                 if (!u8k_is_cont((unsigned char)b1) || !u8k_is_cont((unsigned char)b2) ||
                     c < 0x800u || (c & 0xF800u) == 0xD800u)
                     break;
-                u8k_put_unit(dst, out, j++, c, swap);
+                if (l1)
+                    U8K_SUB_UNIT();
+                else
+                    u8k_put_unit(dst, out, j++, c, swap);
                 i += 3;
                 continue;
             }
@@ -127,6 +163,8 @@ U8K_INLINE utf8kit_result u8k_from_utf8(const unsigned char *src, size_t len, vo
                 c -= 0x10000u;
                 u8k_put_unit(dst, out, j++, 0xD800u | c >> 10, swap);
                 u8k_put_unit(dst, out, j++, 0xDC00u | (c & 0x3FFu), swap);
+            } else if (l1) {
+                U8K_SUB_UNIT();
             } else {
                 u8k_put_unit(dst, out, j++, c, swap);
             }
@@ -138,46 +176,56 @@ U8K_INLINE utf8kit_result u8k_from_utf8(const unsigned char *src, size_t len, vo
             /* One ASCII byte (a space between words), then eight at a
              * time while the words have no high bit set. */
             if (j == cap)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+                return U8K_FROM_RES(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
             u8k_put_unit(dst, out, j++, src[i++], swap);
             if (i == len || src[i] >= 0x80)
                 continue;
             U8K_ASCII_WORDS()
             while (i < len && src[i] < 0x80) {
                 if (j == cap)
-                    return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+                    return U8K_FROM_RES(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
                 u8k_put_unit(dst, out, j++, src[i++], swap);
             }
             continue;
         }
         st = u8k_decode_fast(src + i, len - i, &cp, &n);
+        if (sub && (st == UTF8KIT_OK ? cp > 0xFF : st != UTF8KIT_ERR_TRUNCATED)) {
+            /* the n bytes at i: the substitute, or nothing */
+            if (j == cap && !(flags & U8K_L1_DROP))
+                return U8K_FROM_RES(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+            U8K_SUB_UNIT();
+            i += n;
+            continue;
+        }
         if (U8K_UNLIKELY(st != UTF8KIT_OK)) {
             if (!trusted)
-                return u8k_res(st, i, j, n);
-            if (out == U8K_OUT_LATIN1) { /* no U+FFFD there */
+                return U8K_FROM_RES(st, i, j, n);
+            if (l1) { /* no U+FFFD there */
                 i += n;
                 continue;
             }
         }
-        if (out == U8K_OUT_LATIN1 && cp > 0xFF)
-            return u8k_res(UTF8KIT_ERR_UNREPRESENTABLE, i, j, n);
+        if (l1 && cp > 0xFF)
+            return U8K_FROM_RES(UTF8KIT_ERR_UNREPRESENTABLE, i, j, n);
         if (out == U8K_OUT_UTF16 && cp >= 0x10000u) {
             /* a surrogate pair (RFC 2781 section 2.1) */
             if (cap - j < 2)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+                return U8K_FROM_RES(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
             cp -= 0x10000u;
             u8k_put_unit(dst, out, j++, 0xD800u | cp >> 10, swap);
             u8k_put_unit(dst, out, j++, 0xDC00u | (cp & 0x3FFu), swap);
         } else {
             if (j == cap)
-                return u8k_res(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
+                return U8K_FROM_RES(UTF8KIT_ERR_OUTPUT_TOO_SMALL, i, j, 0);
             u8k_put_unit(dst, out, j++, cp, swap);
         }
         i += n;
     }
-    return u8k_res(UTF8KIT_OK, i, j, 0);
+    return U8K_FROM_RES(UTF8KIT_OK, i, j, 0);
 }
 
 #undef U8K_ASCII_WORDS
+#undef U8K_FROM_RES
+#undef U8K_SUB_UNIT
 
 #endif

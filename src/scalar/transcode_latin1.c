@@ -7,7 +7,7 @@
  * is reported as by u8k_decode_step. Under U8K_TRUSTED invalid UTF-8
  * becomes nothing and the kernel goes on (never out of bounds); a
  * character above U+00FF is still reported, since valid input can hold
- * one.
+ * one. u8k_scalar_utf8_to_latin1_sub (internal.h) replaces both itself.
  */
 #include "from_utf8.h"
 
@@ -46,4 +46,10 @@ utf8kit_result u8k_scalar_utf8_to_latin1(const unsigned char *src, size_t len,
                                          unsigned char *dst, size_t cap, unsigned flags)
 {
     return u8k_from_utf8(src, len, dst, cap, flags, U8K_OUT_LATIN1);
+}
+
+utf8kit_result u8k_scalar_utf8_to_latin1_sub(const unsigned char *src, size_t len,
+                                             unsigned char *dst, size_t cap, unsigned flags)
+{
+    return u8k_from_utf8(src, len, dst, cap, flags, U8K_OUT_LATIN1_SUB);
 }

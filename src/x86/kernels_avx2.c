@@ -372,7 +372,8 @@ U8K_INLINE void v_store_units16(uint16_t *d, u8k_v v, bool be)
      simd_units,                                                                        \
      from_latin1_c1,                                                                    \
      simd_widen,                                                                        \
-     simd_narrow}
+     simd_narrow,                                                                       \
+     NULL}
 const u8k_kernels u8k_avx2_kernels =
     U8K_AVX2_TABLE(simd_utf16_to_utf8_shuffle, simd_utf32_to_utf8_shuffle,
                    simd_latin1_to_utf8_pext, simd_utf8_to_latin1_pext, simd_latin1_to_utf8_c1_pext);

@@ -204,6 +204,36 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
 }
 #include "simd/narrow.h"
 
+/* u8k_kernels.narrow_sub: 16 units a step (the last step masked), each
+ * above FF found by one compare into a mask, then replaced by a blend or
+ * dropped by a compress, and the step narrowed by vpmovdb. */
+static size_t simd_narrow_sub(unsigned char *d, const uint32_t *s, size_t n, unsigned char sub,
+                              bool drop, size_t *big)
+{
+    const __m512i ff = _mm512_set1_epi32(0xFF), subv = _mm512_set1_epi32(sub);
+    size_t i, o = 0, nb = 0;
+    for (i = 0; i < n; i += 16) {
+        __mmask16 m = (__mmask16)(n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1);
+        __m512i v = _mm512_maskz_loadu_epi32(m, s + i);
+        __mmask16 b = _mm512_mask_cmpgt_epu32_mask(m, v, ff);
+        unsigned k;
+        nb += (size_t)__builtin_popcount(b);
+        if (drop) {
+            __mmask16 keep = (__mmask16)(m & ~b);
+            k = (unsigned)__builtin_popcount(keep);
+            v = _mm512_maskz_compress_epi32(keep, v);
+            _mm512_mask_cvtepi32_storeu_epi8(d + o, (__mmask16)((1u << k) - 1), v);
+        } else {
+            k = (unsigned)__builtin_popcount(m);
+            v = _mm512_mask_blend_epi32(b, v, subv);
+            _mm512_mask_cvtepi32_storeu_epi8(d + o, m, v);
+        }
+        o += k;
+    }
+    *big = nb;
+    return o;
+}
+
 const u8k_kernels u8k_avx512_kernels = {
     "avx512",
     simd_is_valid,
@@ -224,4 +254,5 @@ const u8k_kernels u8k_avx512_kernels = {
     simd_latin1_to_utf8_c1_vbmi2,
     simd_widen,
     simd_narrow,
+    simd_narrow_sub,
 };

@@ -315,4 +315,5 @@ const u8k_kernels u8k_sse42_kernels = {
     NULL,
     simd_widen,
     simd_narrow,
+    NULL,
 };
