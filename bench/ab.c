@@ -21,9 +21,9 @@
  * OP: validate, is_valid, count, utf16_length, count_av, utf16_length_av,
  * validate_counts,
  * utf8>utf16le, utf8>utf32, utf16le>utf8, utf32>utf8, latin1>utf8,
- * utf8>latin1, and the first four conversions
+ * utf8>latin1, and the first four conversions and utf8>latin1
  * with "/r" appended for the REPLACE policy (the input file is read as
- * the source encoding). -s times strings of 8..64 bytes cut from the file
+ * the source encoding), utf8>latin1/s under SKIP. -s times strings of 8..64 bytes cut from the file
  * at character starts (as bench.c does), one call each; for UTF-16LE
  * and UTF-32 input, strings of 8..64 units, never between the halves of
  * a pair (a unit more then). -a puts the input
@@ -77,6 +77,8 @@ static const struct {
     {"utf8>utf32/r", "utf8kit_utf8_to_utf32", OP_U32, 1, UTF8KIT_REPLACE},
     {"utf16le>utf8/r", "utf8kit_utf16le_to_utf8", OP_F16, 2, UTF8KIT_REPLACE},
     {"utf32>utf8/r", "utf8kit_utf32_to_utf8", OP_F32, 4, UTF8KIT_REPLACE},
+    {"utf8>latin1/r", "utf8kit_utf8_to_latin1", OP_L1, 1, UTF8KIT_REPLACE},
+    {"utf8>latin1/s", "utf8kit_utf8_to_latin1", OP_L1, 1, UTF8KIT_SKIP},
     {"repair", "utf8kit_repair", OP_TL, 1, UTF8KIT_REPLACE},
 };
 
