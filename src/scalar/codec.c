@@ -399,6 +399,10 @@ size_t u8k_encode_char(utf8kit_encoding enc, uint32_t cp, unsigned char out[8])
             out[0] = (unsigned char)cp;
             return 1;
         }
+        /* the table's values lie in the blocks 00..02 and 20..21 of 256:
+         * other scripts need no search */
+        if (cp >= 0x300 && (cp >> 8 != 0x20 && cp >> 8 != 0x21))
+            return 0;
         for (k = 0; k < 32; k++)
             if (u8k_cp1252_high[k] == cp) {
                 out[0] = (unsigned char)(0x80u + k);
