@@ -985,6 +985,47 @@ static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t 
     return i;
 }
 
+/* Under REPLACE and SKIP to Latin-1 and US-ASCII (max FF, 7F), whose
+ * substitute (sub, or under SKIP -1: nothing) is one byte and stands for
+ * input errors too (the target cannot hold U+FFFD): the n units at s (as
+ * for narrow; UTF-16 pairs one character when pairs), each at most max
+ * as its byte, and the characters above max and the errors (a lone
+ * surrogate, or in UTF-32 a surrogate or a value above 10FFFF) each the
+ * substitute and counted in *rep: what the generic loop writes for them.
+ * Up to the end of 16 units in a row at most max (the kernel's narrow
+ * goes on from there), or a high surrogate in the last unit (maybe a pair
+ * the step cuts: the generic loop's). Returns the units read; *wrote gets
+ * the bytes written at d. */
+#define NARROW_RUN 16
+static size_t narrow_subs(unsigned char *d, const unsigned char *s, size_t n, size_t unit,
+                          bool be, unsigned max, bool pairs, int sub, size_t *wrote, size_t *rep)
+{
+    size_t i = 0, o = 0, run = 0, r = 0;
+    while (i < n && run < NARROW_RUN) {
+        uint32_t u = unit == 2 ? u8k_load16(s + 2 * i, be) : u8k_load32(s + 4 * i, be);
+        if (u <= max) {
+            d[o++] = (unsigned char)u;
+            i++;
+            run++;
+            continue;
+        }
+        run = 0;
+        if (pairs && (u & 0xFC00u) == 0xD800u) {
+            if (i + 1 == n)
+                break;
+            if ((u8k_load16(s + 2 * (i + 1), be) & 0xFC00u) == 0xDC00u)
+                i++;
+        }
+        i++;
+        if (sub >= 0)
+            d[o++] = (unsigned char)sub;
+        r++;
+    }
+    *rep += r;
+    *wrote = o;
+    return i;
+}
+
 /* Scans for where a stretch ends (stretches, below) go this many bytes at
  * most, so that the kernels read what they scanned from the cache (10 MB
  * of UCS-2 to UTF-8 went 15% faster). */
@@ -1516,6 +1557,13 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         bool be = big_endian(from);
         struct scan sc = scan_c1();
         unsigned char one[4096];
+        /* the substitute for narrow_subs, -1 under SKIP, or -2: none */
+        int subs = to == UTF8KIT_CP1252 ? -2
+                   : pol == UTF8KIT_SKIP ? -1
+                   : pol == UTF8KIT_REPLACE && x->sub_len == 1 && x->repl_len == 1 &&
+                           x->repl[0] == x->sub[0]
+                       ? x->sub[0]
+                       : -2;
         if (!aligned(s + pos, unit))
             return false;
         while (pos < end) {
@@ -1532,6 +1580,15 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             n += narrow(o + n, s + pos + n * unit, m - n, unit, be, max);
             if (to == UTF8KIT_CP1252)
                 n = scan_units(&sc, NULL, o, n);
+            if (subs >= -1 && n < m) {
+                size_t wr, q = narrow_subs(o + n, s + pos + n * unit, m - n, unit, be, max,
+                                           !is_ucs2(from) && unit == 2, subs, &wr, &rep);
+                if (q > 0) {
+                    pos += (n + q) * unit;
+                    w += n + wr;
+                    continue;
+                }
+            }
             pos += n * unit;
             w += n;
             if (n == m && cut)
