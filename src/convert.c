@@ -184,17 +184,13 @@ static utf8kit_result measure(const u8k_kernels *k, enum pair p, const unsigned 
     }
 }
 
-/* UTF-8 -> Latin-1 under REPLACE or SKIP, writing: the flags with which
- * the scalar kernel writes the substitute (or under SKIP nothing) for an
- * error or a character above U+00FF itself and goes on (U8K_L1_SUB), as
- * drive() would; else 0. x: what REPLACE writes, NULL for the typed '?'.
- * (Text of other scripts, every character unrepresentable, went a
- * character per call of the kernel: Russian 0.33 GB/s.) */
-U8K_INLINE unsigned l1_flags(enum pair p, utf8kit_policy pol, const struct u8k_subst *x,
-                             bool writing)
+/* Under REPLACE or SKIP to Latin-1 or US-ASCII: the flags U8K_L1_SUB
+ * with the substitute byte (under SKIP U8K_L1_DROP instead) when a
+ * substitute, one byte, stands for input errors and unrepresentable
+ * characters alike, as it does for these targets, which cannot hold
+ * U+FFFD; else 0. x: what REPLACE writes, NULL for the typed '?'. */
+U8K_INLINE unsigned sub_flags(utf8kit_policy pol, const struct u8k_subst *x)
 {
-    if (p != P_U8_L1 || !writing)
-        return 0;
     if (pol == UTF8KIT_SKIP)
         return U8K_L1_SUB | U8K_L1_DROP;
     if (pol != UTF8KIT_REPLACE)
@@ -206,14 +202,26 @@ U8K_INLINE unsigned l1_flags(enum pair p, utf8kit_policy pol, const struct u8k_s
     return 0;
 }
 
-/* call_kernel, but with l1 (l1_flags, not 0) the scalar kernels' UTF-8 ->
- * Latin-1 is the one that replaces itself (u8k_scalar_utf8_to_latin1_sub) */
-U8K_INLINE utf8kit_result call_scalar(const u8k_kernels *k, enum pair p, const unsigned char *s,
-                                      size_t n, unsigned char *d, size_t cap, unsigned flags,
-                                      unsigned l1)
+/* UTF-8 -> Latin-1 under REPLACE or SKIP, writing: sub_flags, with which
+ * the scalar kernel writes the substitute (or nothing) for an error or a
+ * character above U+00FF itself and goes on, as drive() would; else 0.
+ * (Text of other scripts, every character unrepresentable, went a
+ * character per call of the kernel: Russian 0.33 GB/s.) */
+U8K_INLINE unsigned l1_flags(enum pair p, utf8kit_policy pol, const struct u8k_subst *x,
+                             bool writing)
 {
-    if (l1 != 0 && k == &u8k_scalar_kernels)
-        return u8k_scalar_utf8_to_latin1_sub(s, n, d, cap, flags | l1);
+    return p == P_U8_L1 && writing ? sub_flags(pol, x) : 0;
+}
+
+/* call_kernel, but with l1_able (drive_any) and U8K_L1_SUB in the flags
+ * (l1_flags), the scalar kernels' UTF-8 -> Latin-1 is the one that
+ * replaces itself; the SIMD kernels ignore the flag. */
+U8K_INLINE utf8kit_result call_l1(const u8k_kernels *k, enum pair p, const unsigned char *s,
+                                  size_t n, unsigned char *d, size_t cap, unsigned flags,
+                                  bool l1_able)
+{
+    if (l1_able && (flags & U8K_L1_SUB) && k == &u8k_scalar_kernels)
+        return u8k_scalar_utf8_to_latin1_sub(s, n, d, cap, flags);
     return call_kernel(k, p, s, n, d, cap, flags);
 }
 
@@ -259,7 +267,7 @@ static size_t utf8_cut(const unsigned char *s, size_t c)
 
 /* UTF-8 -> Latin-1 under REPLACE and SKIP (l1_flags): a window that
  * replaced at least one character in L1_ENTER bytes is followed by steps
- * of l1_step, while each replaces at least one in L1_DENSE bytes. The
+ * of sub_step, while each replaces at least one in L1_DENSE bytes. The
  * windows' scalar kernel replaces what it meets itself, but at about a
  * character per 1-2 ns on text of other scripts (Russian 0.9 GB/s); a
  * step converts L1_STEP bytes to UTF-32 by the active kernels under
@@ -274,14 +282,15 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
                             utf8kit_policy pol, unsigned flags, const struct u8k_subst *x,
                             utf8kit_encoding to, const utf8kit_result *first);
 
-/* s[0..n) (n <= L1_STEP, ending where no sequence goes across: utf8_cut)
- * to Latin-1 at d, which has room for n bytes, under the flags l1 (not
- * 0). Through UTF-32 under REPLACE each maximal invalid subpart is one
- * U+FFFD, which Latin-1 cannot hold either; so every unit above 00FF is
- * the substitute (under U8K_L1_DROP nothing) and counted: what drive()
- * writes for the same input. */
-static U8K_NOINLINE utf8kit_result l1_step(const u8k_kernels *k, const unsigned char *s,
-                                           size_t n, unsigned char *d, unsigned l1)
+/* s[0..n) (n <= L1_STEP, ending where no sequence goes across: utf8_cut,
+ * or at the end of the input) to Latin-1 (max FF) or US-ASCII (max 7F)
+ * at d, which has room for n bytes, under the flags l1 (l1_flags, not 0).
+ * Through UTF-32 under REPLACE each maximal invalid subpart is one U+FFFD,
+ * which neither target can hold; so every unit above max is the
+ * substitute (under U8K_L1_DROP nothing) and counted: what drive() and
+ * the generic loop write for the same input. */
+static U8K_NOINLINE utf8kit_result sub_step(const u8k_kernels *k, const unsigned char *s,
+                                            size_t n, unsigned char *d, unsigned max, unsigned l1)
 {
     uint32_t u[L1_STEP];
     utf8kit_result r = drive(P_U8_U32, s, n, u, L1_STEP, UTF8KIT_REPLACE, 0, NULL,
@@ -290,12 +299,12 @@ static U8K_NOINLINE utf8kit_result l1_step(const u8k_kernels *k, const unsigned 
     unsigned nb = 0;
     unsigned char sub = U8K_L1_BYTE(l1);
     if (k->narrow_sub != NULL) {
-        o = k->narrow_sub(d, u, m, sub, (l1 & U8K_L1_DROP) != 0, &rep);
+        o = k->narrow_sub(d, u, m, max, sub, (l1 & U8K_L1_DROP) != 0, &rep);
     } else if (l1 & U8K_L1_DROP) {
         for (i = 0; i < m; i++) {
             uint32_t c = u[i];
             d[o] = (unsigned char)c;
-            o += c <= 0xFF;
+            o += c <= max;
         }
         rep = m - o;
     } else {
@@ -303,8 +312,8 @@ static U8K_NOINLINE utf8kit_result l1_step(const u8k_kernels *k, const unsigned 
          * has; gcc vectorizes the loop at -O2) */
         for (i = 0; i < m; i++) {
             int32_t c = (int32_t)u[i];
-            d[i] = c > 0xFF ? sub : (unsigned char)c;
-            nb += c > 0xFF;
+            d[i] = c > (int32_t)max ? sub : (unsigned char)c;
+            nb += c > (int32_t)max;
         }
         rep = nb;
         o = m;
@@ -312,13 +321,15 @@ static U8K_NOINLINE utf8kit_result l1_step(const u8k_kernels *k, const unsigned 
     return u8k_res_rep(UTF8KIT_OK, r.read, o, rep);
 }
 
-/* The typed driver. Counts are in units of the pair. x: what REPLACE
- * writes; NULL for the typed functions' '?' in encoding `to`. first: the
- * result of a first call of the kernel on the whole input (an input
- * error) that the caller has already made, or NULL. */
-static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
-                            utf8kit_policy pol, unsigned flags, const struct u8k_subst *x,
-                            utf8kit_encoding to, const utf8kit_result *first)
+/* The typed driver (drive and drive_l1, below), with l1_able constant:
+ * the pair is UTF-8 -> Latin-1, and the loop takes the flags l1_flags
+ * gives and the steps of sub_step. The other pairs have a loop without
+ * them, the one they had before: with them, UTF-8 -> UTF-16 under
+ * REPLACE of text with an error every 50-130 bytes went 3-7% slower. */
+U8K_INLINE utf8kit_result drive_any(enum pair p, const void *src, size_t len, void *dst,
+                                    size_t cap, utf8kit_policy pol, unsigned flags,
+                                    const struct u8k_subst *x, utf8kit_encoding to,
+                                    const utf8kit_result *first, bool l1_able)
 {
     struct u8k_subst own;
     const u8k_kernels *k = u8k_active();
@@ -327,11 +338,11 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     size_t isz = in_size[p], osz = out_size[p];
     size_t pos = 0, w = 0, replaced = 0, el, pos0 = 0;
     unsigned repl = repl_flag(p, pol) | repair_flag(p, pol, x);
-    unsigned l1 = l1_flags(p, pol, x, d != NULL);
+    unsigned l1 = l1_able ? l1_flags(p, pol, x, d != NULL) : 0;
     /* scalar windows (above): writing, from UTF-8, with a SIMD kernel */
     bool windows = d != NULL && k != &u8k_scalar_kernels && isz == 1 && p != P_L1_U8;
     unsigned dense = 0; /* calls in a row that found an error near their start */
-    bool l1_dense = false; /* l1_step in place of the windows */
+    bool l1_dense = false; /* sub_step in place of the windows */
     utf8kit_status st;
     utf8kit_result r;
     if (pol == UTF8KIT_ASSUME_VALID)
@@ -343,30 +354,34 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
         if (first != NULL) {
             take(first, &st, &el, &pos, &w, &replaced);
             first = NULL;
-        } else if (l1_dense && len - pos > L1_STEP && cap - w >= L1_STEP) {
-            utf8kit_result t = l1_step(k, s + pos, utf8_cut(s + pos, L1_STEP), d + w, l1);
-            take(&t, &st, &el, &pos, &w, &replaced);
-            if (t.replaced * L1_DENSE < t.read)
-                l1_dense = false, dense = 0;
-            continue;
         } else if (dense >= U8K_DENSE_RUN && len - pos > U8K_WINDOW) {
-            utf8kit_result t = call_scalar(&u8k_scalar_kernels, p, s + pos, U8K_WINDOW,
-                                           d + w * osz, cap - w, flags, l1);
+            utf8kit_result t;
+            if (l1_able && l1_dense && len - pos > L1_STEP && cap - w >= L1_STEP) {
+                /* (l1_dense is set only with dense, and both are cleared
+             * together) */
+                t = sub_step(k, s + pos, utf8_cut(s + pos, L1_STEP), d + w, 0xFF, l1);
+                take(&t, &st, &el, &pos, &w, &replaced);
+                if (t.replaced * L1_DENSE < t.read)
+                    l1_dense = false, dense = 0;
+                continue;
+            }
+            t = call_l1(&u8k_scalar_kernels, p, s + pos, U8K_WINDOW, d + w * osz, cap - w,
+                        flags | l1, l1_able);
             pos0 = pos;
             take(&t, &st, &el, &pos, &w, &replaced);
             if (st == UTF8KIT_OK ||
                 (st == UTF8KIT_ERR_TRUNCATED && pos + el == pos0 + U8K_WINDOW)) {
                 /* at the end of the window, not of the input; to
                  * Latin-1, the steps follow a window that replaced many */
-                if (l1 != 0 && t.replaced * L1_ENTER >= U8K_WINDOW)
+                if (l1_able && l1 != 0 && t.replaced * L1_ENTER >= U8K_WINDOW)
                     l1_dense = true;
                 else
                     dense = 0;
                 continue;
             }
         } else if (d != NULL) {
-            utf8kit_result t = call_scalar(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
-                                           flags | repl, l1);
+            utf8kit_result t = call_l1(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
+                                       flags | repl | l1, l1_able);
             pos0 = pos;
             take(&t, &st, &el, &pos, &w, &replaced);
         } else {
@@ -408,6 +423,38 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
     r = u8k_res(st, pos, w, el);
     r.replaced = replaced;
     return r;
+}
+
+static U8K_NOINLINE utf8kit_result drive_l1(const void *src, size_t len, void *dst, size_t cap,
+                                            utf8kit_policy pol, unsigned flags,
+                                            const struct u8k_subst *x, utf8kit_encoding to,
+                                            const utf8kit_result *first)
+{
+    return drive_any(P_U8_L1, src, len, dst, cap, pol, flags, x, to, first, true);
+}
+
+/* The typed driver. Counts are in units of the pair. x: what REPLACE
+ * writes; NULL for the typed functions' '?' in encoding `to`. first: the
+ * result of a first call of the kernel on the whole input (an input
+ * error) that the caller has already made, or NULL. UTF-8 -> Latin-1
+ * under REPLACE and SKIP goes to drive_l1 (drive_pair), and under STRICT
+ * may come here. */
+static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst, size_t cap,
+                            utf8kit_policy pol, unsigned flags, const struct u8k_subst *x,
+                            utf8kit_encoding to, const utf8kit_result *first)
+{
+    return drive_any(p, src, len, dst, cap, pol, flags, x, to, first, false);
+}
+
+/* drive, or drive_l1 for UTF-8 -> Latin-1 */
+U8K_INLINE utf8kit_result drive_pair(enum pair p, const void *src, size_t len, void *dst,
+                                     size_t cap, utf8kit_policy pol, unsigned flags,
+                                     const struct u8k_subst *x, utf8kit_encoding to,
+                                     const utf8kit_result *first)
+{
+    if (p == P_U8_L1)
+        return drive_l1(src, len, dst, cap, pol, flags, x, to, first);
+    return drive(p, src, len, dst, cap, pol, flags, x, to, first);
 }
 
 static bool policy_ok(utf8kit_policy pol)
@@ -1558,12 +1605,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         struct scan sc = scan_c1();
         unsigned char one[4096];
         /* the substitute for narrow_subs, -1 under SKIP, or -2: none */
-        int subs = to == UTF8KIT_CP1252 ? -2
-                   : pol == UTF8KIT_SKIP ? -1
-                   : pol == UTF8KIT_REPLACE && x->sub_len == 1 && x->repl_len == 1 &&
-                           x->repl[0] == x->sub[0]
-                       ? x->sub[0]
-                       : -2;
+        unsigned sf = to == UTF8KIT_CP1252 ? 0 : sub_flags(pol, x);
+        int subs = sf == 0 ? -2 : sf & U8K_L1_DROP ? -1 : U8K_L1_BYTE(sf);
         if (!aligned(s + pos, unit))
             return false;
         while (pos < end) {
@@ -1598,6 +1641,46 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
                 !generic_to(from, to, s, len, d, cap, pol, x,
                             gen < (len - pos) / unit ? pos + unit * gen : len, &pos, &w, &rep, res))
                 return true;
+        }
+        *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
+        return true;
+    }
+    if (from == UTF8KIT_UTF8 && to == UTF8KIT_ASCII && sub_flags(pol, x) != 0) {
+        /* UTF-8 -> US-ASCII under REPLACE and SKIP: each run of ASCII
+         * copied (the kernel's ascii_prefix), then the characters up to
+         * 16 bytes on by the generic loop; but after a run shorter than
+         * 64 bytes, a step of sub_step (L1_STEP bytes through UTF-32),
+         * and more while each replaces one character in L1_DENSE bytes.
+         * A step needs room for all it reads: the generic loop finishes
+         * where there is less (and at the end of the room). */
+        const u8k_kernels *k = u8k_kernels_now();
+        unsigned sf = sub_flags(pol, x);
+        unsigned char one[L1_STEP];
+        bool dense = false;
+        while (pos < len) {
+            size_t m = len - pos, n;
+            if (d != NULL && m > cap - w)
+                m = cap - w;
+            n = k->ascii_prefix(s + pos, m);
+            if (d != NULL)
+                memcpy(d + w, s + pos, n);
+            pos += n;
+            w += n;
+            if (pos == len || n == m)
+                break;
+            dense = dense || n < 64;
+            m = len - pos > L1_STEP ? utf8_cut(s + pos, L1_STEP) : len - pos;
+            if (!dense || (d != NULL && m > cap - w)) {
+                if (!generic_to(from, to, s, len, d, cap, pol, x,
+                                16 < len - pos ? pos + 16 : len, &pos, &w, &rep, res))
+                    return true;
+                continue;
+            }
+            r = sub_step(k, s + pos, m, d != NULL ? d + w : one, 0x7F, sf);
+            pos += r.read;
+            w += r.written;
+            rep += r.replaced;
+            dense = r.replaced * L1_DENSE >= r.read;
         }
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
@@ -1837,8 +1920,9 @@ static utf8kit_result convert(utf8kit_encoding from, utf8kit_encoding to, const 
             }
             r.replaced = rep;
         } else {
-            r = drive(p, s + pos, units, d ? d + w : NULL, d ? (dst_cap - w) / osz : SIZE_MAX,
-                      opt->policy, flags, swap ? &hx : &x, swap ? UTF8KIT_UTF32 : to, NULL);
+            r = drive_pair(p, s + pos, units, d ? d + w : NULL,
+                           d ? (dst_cap - w) / osz : SIZE_MAX, opt->policy, flags,
+                           swap ? &hx : &x, swap ? UTF8KIT_UTF32 : to, NULL);
             pos += r.read * isz;
             w += r.written * osz;
         }
@@ -1939,7 +2023,8 @@ static utf8kit_result typed(enum pair p, utf8kit_encoding to, const void *src, s
 {
     if ((src == NULL && len != 0) || !policy_ok(pol))
         return u8k_res(UTF8KIT_ERR_INVALID_ARGUMENT, 0, 0, 0);
-    return drive(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, NULL, to, NULL);
+    return drive_pair(p, src ? src : "", len, dst, dst ? cap : SIZE_MAX, pol, flags, NULL, to,
+                      NULL);
 }
 
 /* The one-call case of drive() for STRICT and ASSUME_VALID with an output
@@ -1981,7 +2066,7 @@ U8K_INLINE utf8kit_result replacing(enum pair p, utf8kit_encoding to, const void
      * built from those fields. */
     take(&r, &st, &el, &read, &written, &rep);
     if (st != UTF8KIT_OK && st != UTF8KIT_ERR_OUTPUT_TOO_SMALL)
-        return drive(p, src, len, dst, cap, pol, flags, x, to, &r);
+        return drive_pair(p, src, len, dst, cap, pol, flags, x, to, &r);
     return u8k_res_rep(st, read, written, rep);
 }
 

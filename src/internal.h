@@ -99,7 +99,7 @@ void u8k_tally_sub(utf8kit_counts *t, const unsigned char *p, size_t n);
  * and reports it. */
 #define U8K_REPL 4u
 /* UTF-8 -> Latin-1 under REPLACE or SKIP, for
- * u8k_scalar_utf8_to_latin1_sub only (no kernel reads them): for each
+ * u8k_scalar_utf8_to_latin1_sub only (the kernels ignore them): for each
  * input error but TRUNCATED and each character above U+00FF it writes the
  * substitute byte in bits 8..15 of the flags (under U8K_L1_DROP nothing),
  * counts it in .replaced and goes on: exactly what the driver would do
@@ -185,12 +185,12 @@ typedef struct u8k_kernels {
      * convert.c goes through UTF-8. */
     size_t (*narrow)(unsigned char *d, const void *s, size_t n, bool wide, bool be, unsigned max);
     /* The n host-order 32-bit units at s (each at most 10FFFF) as bytes
-     * at d (room for n): a unit above FF as the byte sub, or when drop as
-     * nothing. Returns the bytes written; *big gets the number of units
-     * above FF. Or NULL: convert.c narrows them in C (UTF-8 -> Latin-1
-     * under REPLACE and SKIP, l1_step). */
-    size_t (*narrow_sub)(unsigned char *d, const uint32_t *s, size_t n, unsigned char sub,
-                         bool drop, size_t *big);
+     * at d (room for n): a unit above max (FF or 7F) as the byte sub, or
+     * when drop as nothing. Returns the bytes written; *big gets the
+     * number of units above max. Or NULL: convert.c narrows them in C
+     * (UTF-8 -> Latin-1 and US-ASCII under REPLACE and SKIP, sub_step). */
+    size_t (*narrow_sub)(unsigned char *d, const uint32_t *s, size_t n, unsigned max,
+                         unsigned char sub, bool drop, size_t *big);
 } u8k_kernels;
 
 extern const u8k_kernels u8k_scalar_kernels;

@@ -205,12 +205,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
 #include "simd/narrow.h"
 
 /* u8k_kernels.narrow_sub: 16 units a step (the last step masked), each
- * above FF found by one compare into a mask, then replaced by a blend or
+ * above max found by one compare into a mask, then replaced by a blend or
  * dropped by a compress, and the step narrowed by vpmovdb. */
-static size_t simd_narrow_sub(unsigned char *d, const uint32_t *s, size_t n, unsigned char sub,
-                              bool drop, size_t *big)
+static size_t simd_narrow_sub(unsigned char *d, const uint32_t *s, size_t n, unsigned max,
+                              unsigned char sub, bool drop, size_t *big)
 {
-    const __m512i ff = _mm512_set1_epi32(0xFF), subv = _mm512_set1_epi32(sub);
+    const __m512i ff = _mm512_set1_epi32((int)max), subv = _mm512_set1_epi32(sub);
     size_t i, o = 0, nb = 0;
     for (i = 0; i < n; i += 16) {
         __mmask16 m = (__mmask16)(n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1);
