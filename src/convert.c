@@ -380,8 +380,13 @@ U8K_INLINE utf8kit_result drive_any(enum pair p, const void *src, size_t len, vo
                 continue;
             }
         } else if (d != NULL) {
-            utf8kit_result t = call_l1(k, p, s + pos * isz, len - pos, d + w * osz, cap - w,
-                                       flags | repl | l1, l1_able);
+            /* (to Latin-1, what is left after an error, when short, by
+             * the scalar kernel that replaces itself, in one call: the
+             * SIMD one came back for each character, and short strings
+             * of Chinese went at a third of the scalar kernels' speed) */
+            bool rest = l1_able && l1 != 0 && len - pos <= U8K_WINDOW;
+            utf8kit_result t = call_l1(rest ? &u8k_scalar_kernels : k, p, s + pos * isz, len - pos,
+                                       d + w * osz, cap - w, flags | repl | l1, l1_able);
             pos0 = pos;
             take(&t, &st, &el, &pos, &w, &replaced);
         } else {
