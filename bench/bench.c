@@ -108,6 +108,14 @@ static size_t op_u8_l1(const unsigned char *s, size_t n)
 {
     return utf8kit_utf8_to_latin1((const char *)s, n, (char *)out, out_cap, UTF8KIT_STRICT).written;
 }
+static size_t op_u8_l1_r(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf8_to_latin1((const char *)s, n, (char *)out, out_cap, UTF8KIT_REPLACE).written;
+}
+static size_t op_u8_l1_s(const unsigned char *s, size_t n)
+{
+    return utf8kit_utf8_to_latin1((const char *)s, n, (char *)out, out_cap, UTF8KIT_SKIP).written;
+}
 /* utf8kit_repair, the other replacement path */
 static size_t op_repair(const unsigned char *s, size_t n)
 {
@@ -147,6 +155,10 @@ static const struct op ops[] = {
     {"utf8>utf32/r", K_UTF8, op_u8_u32_r, "utf8>utf32/r", true},
     {"utf16le>utf8/r", K_UTF16, op_u16_u8_r, "utf16le>utf8/r", true},
     {"utf32>utf8/r", K_UTF32, op_u32_u8_r, "utf32>utf8/r", true},
+    /* UTF-8 -> Latin-1 of every text: '?' (ICU: 1A) for each character
+     * Latin-1 cannot hold, or (/s) nothing, as iconv's //IGNORE */
+    {"utf8>latin1/r", K_UTF8, op_u8_l1_r, "utf8>latin1/r", true},
+    {"utf8>latin1/s", K_UTF8, op_u8_l1_s, "utf8>latin1/s", true},
     {"repair", K_UTF8, op_repair, "repair", true},
 };
 #define NOPS (sizeof ops / sizeof ops[0])

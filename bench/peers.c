@@ -6,6 +6,7 @@
 #include <string.h>
 
 #ifdef HAVE_ICU
+#include <unicode/ucnv.h>
 #include <unicode/ustring.h>
 #endif
 #ifdef HAVE_UNISTRING
@@ -59,6 +60,30 @@ static size_t iconv_u16_u8(const unsigned char *s, size_t n) { return run_iconv(
 static size_t iconv_u32_u8(const unsigned char *s, size_t n) { return run_iconv("UTF-8", "UTF-32LE", s, n); }
 static size_t iconv_l1_u8(const unsigned char *s, size_t n) { return run_iconv("UTF-8", "ISO-8859-1", s, n); }
 static size_t iconv_u8_l1(const unsigned char *s, size_t n) { return run_iconv("ISO-8859-1", "UTF-8", s, n); }
+/* utf8>latin1/s: glibc's //IGNORE drops what Latin-1 cannot hold, but
+ * iconv() still stops (EILSEQ) after each buffer of its own with such a
+ * character in it: called again until the input is used up. */
+static size_t iconv_u8_l1_skip(const unsigned char *s, size_t n)
+{
+    static iconv_t cd;
+    size_t inl = n, outl = out_cap;
+    char *ip = (char *)(uintptr_t)s, *op = (char *)out;
+    if (cd == NULL)
+        cd = iconv_open("ISO-8859-1//IGNORE", "UTF-8");
+    if (cd == (iconv_t)-1)
+        return 0;
+    iconv(cd, NULL, NULL, NULL, NULL);
+    while (inl > 0) {
+        size_t before = inl;
+        if (iconv(cd, &ip, &inl, &op, &outl) != (size_t)-1)
+            break;
+        if (inl == before) { /* (an invalid sequence: no progress) */
+            ip++;
+            inl--;
+        }
+    }
+    return out_cap - outl;
+}
 
 #ifdef HAVE_ICU
 static size_t icu_u8_u16(const unsigned char *s, size_t n)
@@ -75,6 +100,24 @@ static size_t icu_u8_u16_sub(const unsigned char *s, size_t n)
     u_strFromUTF8WithSub((UChar *)(void *)out, (int32_t)(out_cap / 2), &len, (const char *)s,
                          (int32_t)n, 0xFFFD, &subs, &e);
     return (size_t)len;
+}
+/* utf8>latin1/r: ICU's converters, opened once, each unconvertible
+ * character its substitute (1A for ISO-8859-1) */
+static size_t icu_u8_l1_sub(const unsigned char *s, size_t n)
+{
+    static UConverter *from, *to;
+    UErrorCode e = U_ZERO_ERROR;
+    char *t = (char *)out;
+    const char *src = (const char *)s;
+    if (from == NULL) {
+        from = ucnv_open("UTF-8", &e);
+        to = ucnv_open("ISO-8859-1", &e);
+    }
+    if (from == NULL || to == NULL)
+        return 0;
+    e = U_ZERO_ERROR;
+    ucnv_convertEx(to, from, &t, t + out_cap, &src, src + n, NULL, NULL, NULL, NULL, 1, 1, &e);
+    return (size_t)(t - (char *)out);
 }
 static size_t icu_u16_u8_sub(const unsigned char *s, size_t n)
 {
@@ -153,6 +196,7 @@ static const struct peer table[] = {
     /* the replacing operations: the same calls, U+FFFD for each error */
     {"icu-sub", "utf8>utf16le/r", icu_u8_u16_sub},
     {"icu-sub", "utf16le>utf8/r", icu_u16_u8_sub},
+    {"icu-sub", "utf8>latin1/r", icu_u8_l1_sub},
 #endif
     {"iconv", "utf8>utf16le", iconv_u8_u16},
     {"iconv", "utf8>utf32", iconv_u8_u32},
@@ -160,6 +204,7 @@ static const struct peer table[] = {
     {"iconv", "utf32>utf8", iconv_u32_u8},
     {"iconv", "latin1>utf8", iconv_l1_u8},
     {"iconv", "utf8>latin1", iconv_u8_l1},
+    {"iconv", "utf8>latin1/s", iconv_u8_l1_skip},
 #ifdef HAVE_UNISTRING
     {"unistring", "validate", us_validate},
     {"unistring", "is_valid", us_validate},
