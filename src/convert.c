@@ -357,8 +357,8 @@ U8K_INLINE utf8kit_result drive_any(enum pair p, const void *src, size_t len, vo
         } else if (dense >= U8K_DENSE_RUN && len - pos > U8K_WINDOW) {
             utf8kit_result t;
             if (l1_able && l1_dense && len - pos > L1_STEP && cap - w >= L1_STEP) {
-                /* (l1_dense is set only with dense, and both are cleared
-             * together) */
+                /* (l1_dense is set only with dense, and both are
+                 * cleared together) */
                 t = sub_step(k, s + pos, utf8_cut(s + pos, L1_STEP), d + w, 0xFF, l1);
                 take(&t, &st, &el, &pos, &w, &replaced);
                 if (t.replaced * L1_DENSE < t.read)
@@ -1413,7 +1413,10 @@ static void stretch_loop(enum pair p, const struct scan *sc, utf8kit_policy dpol
  *  - UTF-16, UCS-2 and UTF-32 (either byte order) -> Latin-1, US-ASCII
  *    and windows-1252, where the kernels have a narrow: each unit up to
  *    FF (7F) narrowed to a byte, up to the first that is not (and to
- *    windows-1252, the first byte 80..9F);
+ *    windows-1252, the first byte 80..9F); to Latin-1 and US-ASCII under
+ *    REPLACE and SKIP, narrow_subs takes the units from there;
+ *  - UTF-8 -> US-ASCII under REPLACE and SKIP: runs of ASCII copied, and
+ *    between them the generic loop or, where they are short, sub_step;
  *  - UTF-8, CESU-8, MUTF-8 and the RFC 2279 form -> windows-1252: below
  *    (they hold U+0000..U+00FF alike, but for MUTF-8's C0 80, at which
  *    the kernel stops).

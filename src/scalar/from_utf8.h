@@ -81,8 +81,8 @@ U8K_INLINE utf8kit_result u8k_from_res(utf8kit_status st, size_t i, size_t j, si
 }
 
 /* Inside u8k_from_utf8, to Latin-1 under U8K_L1_SUB, with room for a
- * byte: the substitute for a character above U+00FF (nothing under
- * U8K_L1_DROP), counted. */
+ * byte: the substitute for a character above U+00FF or an error (nothing
+ * under U8K_L1_DROP), counted. */
 #define U8K_SUB_UNIT()                                                                      \
     do {                                                                                    \
         if (!(flags & U8K_L1_DROP))                                                         \

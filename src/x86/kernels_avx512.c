@@ -210,12 +210,12 @@ U8K_INLINE bool v_narrow_units(unsigned char *d, const unsigned char *s, bool wi
 static size_t simd_narrow_sub(unsigned char *d, const uint32_t *s, size_t n, unsigned max,
                               unsigned char sub, bool drop, size_t *big)
 {
-    const __m512i ff = _mm512_set1_epi32((int)max), subv = _mm512_set1_epi32(sub);
+    const __m512i lim = _mm512_set1_epi32((int)max), subv = _mm512_set1_epi32(sub);
     size_t i, o = 0, nb = 0;
     for (i = 0; i < n; i += 16) {
         __mmask16 m = (__mmask16)(n - i >= 16 ? 0xFFFFu : (1u << (n - i)) - 1);
         __m512i v = _mm512_maskz_loadu_epi32(m, s + i);
-        __mmask16 b = _mm512_mask_cmpgt_epu32_mask(m, v, ff);
+        __mmask16 b = _mm512_mask_cmpgt_epu32_mask(m, v, lim);
         unsigned k;
         nb += (size_t)__builtin_popcount(b);
         if (drop) {
