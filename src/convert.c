@@ -202,19 +202,8 @@ U8K_INLINE unsigned sub_flags(utf8kit_policy pol, const struct u8k_subst *x)
     return 0;
 }
 
-/* UTF-8 -> Latin-1 under REPLACE or SKIP, writing: sub_flags, with which
- * the scalar kernel writes the substitute (or nothing) for an error or a
- * character above U+00FF itself and goes on, as drive() would; else 0.
- * (Text of other scripts, every character unrepresentable, went a
- * character per call of the kernel: Russian 0.33 GB/s.) */
-U8K_INLINE unsigned l1_flags(enum pair p, utf8kit_policy pol, const struct u8k_subst *x,
-                             bool writing)
-{
-    return p == P_U8_L1 && writing ? sub_flags(pol, x) : 0;
-}
-
 /* call_kernel, but with l1_able (drive_any) and U8K_L1_SUB in the flags
- * (l1_flags), the scalar kernels' UTF-8 -> Latin-1 is the one that
+ * (sub_flags), the scalar kernels' UTF-8 -> Latin-1 is the one that
  * replaces itself; the SIMD kernels ignore the flag. */
 U8K_INLINE utf8kit_result call_l1(const u8k_kernels *k, enum pair p, const unsigned char *s,
                                   size_t n, unsigned char *d, size_t cap, unsigned flags,
@@ -265,7 +254,7 @@ static size_t utf8_cut(const unsigned char *s, size_t c)
     return c;
 }
 
-/* UTF-8 -> Latin-1 under REPLACE and SKIP (l1_flags): a window that
+/* UTF-8 -> Latin-1 under REPLACE and SKIP (drive_l1): a window that
  * replaced at least one character in L1_ENTER bytes is followed by steps
  * of sub_step, while each replaces at least one in L1_DENSE bytes. The
  * windows' scalar kernel replaces what it meets itself, but at about a
@@ -284,7 +273,7 @@ static utf8kit_result drive(enum pair p, const void *src, size_t len, void *dst,
 
 /* s[0..n) (n <= L1_STEP, ending where no sequence goes across: utf8_cut,
  * or at the end of the input) to Latin-1 (max FF) or US-ASCII (max 7F)
- * at d, which has room for n bytes, under the flags l1 (l1_flags, not 0).
+ * at d, which has room for n bytes, under the flags l1 (sub_flags, not 0).
  * Through UTF-32 under REPLACE each maximal invalid subpart is one U+FFFD,
  * which neither target can hold; so every unit above max is the
  * substitute (under U8K_L1_DROP nothing) and counted: what drive() and
@@ -322,8 +311,11 @@ static U8K_NOINLINE utf8kit_result sub_step(const u8k_kernels *k, const unsigned
 }
 
 /* The typed driver (drive and drive_l1, below), with l1_able constant:
- * the pair is UTF-8 -> Latin-1, and the loop takes the flags l1_flags
- * gives and the steps of sub_step. The other pairs have a loop without
+ * the pair is UTF-8 -> Latin-1, and when writing under REPLACE or SKIP
+ * the loop takes the flags sub_flags gives (the scalar kernel writes the
+ * substitute itself: call_l1) and the steps of sub_step. (Text of other
+ * scripts, every character unrepresentable, went a character per call of
+ * the kernel: Russian 0.33 GB/s.) The other pairs have a loop without
  * them, the one they had before: with them, UTF-8 -> UTF-16 under
  * REPLACE of text with an error every 50-130 bytes went 3-7% slower. */
 U8K_INLINE utf8kit_result drive_any(enum pair p, const void *src, size_t len, void *dst,
@@ -338,7 +330,7 @@ U8K_INLINE utf8kit_result drive_any(enum pair p, const void *src, size_t len, vo
     size_t isz = in_size[p], osz = out_size[p];
     size_t pos = 0, w = 0, replaced = 0, el, pos0 = 0;
     unsigned repl = repl_flag(p, pol) | repair_flag(p, pol, x);
-    unsigned l1 = l1_able ? l1_flags(p, pol, x, d != NULL) : 0;
+    unsigned l1 = l1_able && d != NULL ? sub_flags(pol, x) : 0;
     /* scalar windows (above): writing, from UTF-8, with a SIMD kernel */
     bool windows = d != NULL && k != &u8k_scalar_kernels && isz == 1 && p != P_L1_U8;
     unsigned dense = 0; /* calls in a row that found an error near their start */
@@ -440,7 +432,7 @@ static U8K_NOINLINE utf8kit_result drive_l1(const void *src, size_t len, void *d
                                             const utf8kit_result *first)
 {
     unsigned sf = sub_flags(pol, x);
-    if (dst == NULL && first == NULL && sf != 0) {
+    if (dst == NULL && sf != 0) {
         const u8k_kernels *k = u8k_active();
         const unsigned char *s = src;
         unsigned char one[L1_STEP];
@@ -1066,8 +1058,8 @@ static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t 
 }
 
 /* Under REPLACE and SKIP to Latin-1 and US-ASCII (max FF, 7F), whose
- * substitute (sub, or under SKIP -1: nothing) is one byte and stands for
- * input errors too (the target cannot hold U+FFFD): the n units at s (as
+ * substitute is one byte and stands for input errors too (the target
+ * cannot hold U+FFFD; l1: sub_flags, not 0): the n units at s (as
  * for narrow; UTF-16 pairs one character when pairs), each at most max
  * as its byte, and the characters above max and the errors (a lone
  * surrogate, or in UTF-32 a surrogate or a value above 10FFFF) each the
@@ -1078,9 +1070,11 @@ static size_t narrow(unsigned char *d, const unsigned char *s, size_t n, size_t 
  * the bytes written at d. */
 #define NARROW_RUN 16
 static size_t narrow_subs(unsigned char *d, const unsigned char *s, size_t n, size_t unit,
-                          bool be, unsigned max, bool pairs, int sub, size_t *wrote, size_t *rep)
+                          bool be, unsigned max, bool pairs, unsigned l1, size_t *wrote,
+                          size_t *rep)
 {
     size_t i = 0, o = 0, run = 0, r = 0;
+    bool drop = (l1 & U8K_L1_DROP) != 0;
     while (i < n && run < NARROW_RUN) {
         uint32_t u = unit == 2 ? u8k_load16(s + 2 * i, be) : u8k_load32(s + 4 * i, be);
         if (u <= max) {
@@ -1097,8 +1091,8 @@ static size_t narrow_subs(unsigned char *d, const unsigned char *s, size_t n, si
                 i++;
         }
         i++;
-        if (sub >= 0)
-            d[o++] = (unsigned char)sub;
+        if (!drop)
+            d[o++] = U8K_L1_BYTE(l1);
         r++;
     }
     *rep += r;
@@ -1458,6 +1452,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
 {
     size_t rep = 0;
     utf8kit_result r;
+    /* the substitute flags of the 8-bit targets (sub_flags), or 0 */
+    unsigned sf = sub_flags(pol, x);
     if (from == UTF32_OTHER && to == UTF8KIT_UTF8) {
         unsigned char buf[4 * VIA_UNITS];
         if (!aligned(s + pos, 4))
@@ -1640,9 +1636,8 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         bool be = big_endian(from);
         struct scan sc = scan_c1();
         unsigned char one[4096];
-        /* the substitute for narrow_subs, -1 under SKIP, or -2: none */
-        unsigned sf = to == UTF8KIT_CP1252 ? 0 : sub_flags(pol, x);
-        int subs = sf == 0 ? -2 : sf & U8K_L1_DROP ? -1 : U8K_L1_BYTE(sf);
+        /* (windows-1252 keeps the generic loop: its 80..9F) */
+        unsigned nsf = to == UTF8KIT_CP1252 ? 0 : sf;
         if (!aligned(s + pos, unit))
             return false;
         while (pos < end) {
@@ -1659,9 +1654,9 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
             n += narrow(o + n, s + pos + n * unit, m - n, unit, be, max);
             if (to == UTF8KIT_CP1252)
                 n = scan_units(&sc, NULL, o, n);
-            if (subs >= -1 && n < m) {
+            if (nsf != 0 && n < m) {
                 size_t wr, q = narrow_subs(o + n, s + pos + n * unit, m - n, unit, be, max,
-                                           !is_ucs2(from) && unit == 2, subs, &wr, &rep);
+                                           !is_ucs2(from) && unit == 2, nsf, &wr, &rep);
                 if (q > 0) {
                     pos += (n + q) * unit;
                     w += n + wr;
@@ -1681,7 +1676,7 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
         *res = generic(from, to, s, len, d, cap, pol, x, pos, w, rep, len);
         return true;
     }
-    if (from == UTF8KIT_UTF8 && to == UTF8KIT_ASCII && sub_flags(pol, x) != 0) {
+    if (from == UTF8KIT_UTF8 && to == UTF8KIT_ASCII && sf != 0) {
         /* UTF-8 -> US-ASCII under REPLACE and SKIP: each run of ASCII
          * copied (the kernel's ascii_prefix), then the characters up to
          * 16 bytes on by the generic loop; but after a run shorter than
@@ -1690,7 +1685,6 @@ static bool stretches(utf8kit_encoding from, utf8kit_encoding to, const unsigned
          * A step needs room for all it reads: the generic loop finishes
          * where there is less (and at the end of the room). */
         const u8k_kernels *k = u8k_kernels_now();
-        unsigned sf = sub_flags(pol, x);
         unsigned char one[L1_STEP];
         bool dense = false;
         while (pos < len) {
